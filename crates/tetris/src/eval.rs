@@ -1,0 +1,333 @@
+//! Linear evaluators: a weight per feature, value = Σ weight × feature.
+//!
+//! Built-in weight sets (all on the features of [`crate::features`]):
+//! - `dellacherie`: Pierre Dellacherie's hand-tuned weights (2003), as
+//!   reported by Fahey and used in MDPTetris: −1, 1, −1, −1, −4, −1;
+//! - `el-tetris`: Islam El-Ashi's PSO-tuned weights (El-Tetris, 2011);
+//! - `bcts`: Thiery & Scherrer's cross-entropy weights ("Building Controllers
+//!   for Tetris", ICGA Journal 32(1), 2009), the strongest published one-piece
+//!   controller: landing height −12.63, eroded cells 6.60, row transitions
+//!   −9.22, column transitions −19.77, holes −13.08, wells −10.49, hole depth
+//!   −1.61, rows with holes −24.04.
+
+use crate::features::{COUNT, Feature, Values};
+use serde_json::{Map, Value};
+use std::fmt::Write as _;
+use std::path::Path;
+use thiserror::Error;
+
+/// A named weight per feature.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    pub name: String,
+    pub values: [f64; COUNT],
+}
+
+/// Names of the built-in weight sets.
+pub const BUILTINS: [&str; 3] = ["dellacherie", "el-tetris", "bcts"];
+
+#[derive(Debug, Error)]
+pub enum WeightsError {
+    #[error("{path}: cannot read weights file: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{origin}: line {line}, column {column}: {message}")]
+    Syntax {
+        origin: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{origin}: {message}")]
+    Layout { origin: String, message: String },
+    #[error("{origin}: unknown feature {name:?} in \"features\"{}; known features: {}", hint(.suggestion), known_features())]
+    UnknownFeature {
+        origin: String,
+        name: String,
+        suggestion: Option<&'static str>,
+    },
+    #[error("{origin}: feature {name:?} must have a finite number as its weight")]
+    NotANumber { origin: String, name: String },
+    #[error("unknown AI {spec:?}{}: expected one of {} or the path of a weights JSON file", hint(.suggestion), BUILTINS.join(", "))]
+    UnknownAi {
+        spec: String,
+        suggestion: Option<&'static str>,
+    },
+}
+
+fn hint(suggestion: &Option<&'static str>) -> String {
+    suggestion
+        .map(|s| format!(" (did you mean {s:?}?)"))
+        .unwrap_or_default()
+}
+
+fn known_features() -> String {
+    Feature::ALL.map(Feature::name).join(", ")
+}
+
+/// The closest candidate within a small edit distance, for "did you mean".
+fn closest(name: &str, candidates: impl IntoIterator<Item = &'static str>) -> Option<&'static str> {
+    candidates
+        .into_iter()
+        .map(|c| (strsim::damerau_levenshtein(name, c), c))
+        .filter(|&(d, c)| d <= 2.max(c.len() / 4))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+impl Weights {
+    pub fn from_pairs(name: &str, pairs: &[(Feature, f64)]) -> Weights {
+        let mut values = [0.0; COUNT];
+        for &(f, w) in pairs {
+            values[f.index()] = w;
+        }
+        Weights {
+            name: name.to_string(),
+            values,
+        }
+    }
+
+    /// A built-in weight set by name.
+    pub fn builtin(name: &str) -> Option<Weights> {
+        use Feature::*;
+        let pairs: &[(Feature, f64)] = match name {
+            "dellacherie" => &[
+                (LandingHeight, -1.0),
+                (ErodedCells, 1.0),
+                (RowTransitions, -1.0),
+                (ColumnTransitions, -1.0),
+                (Holes, -4.0),
+                (WellSums, -1.0),
+            ],
+            "el-tetris" => &[
+                (LandingHeight, -4.500158825082766),
+                (ErodedCells, 3.4181268101392694),
+                (RowTransitions, -3.2178882868487753),
+                (ColumnTransitions, -9.348695305445199),
+                (Holes, -7.899265427351652),
+                (WellSums, -3.3855972247263626),
+            ],
+            "bcts" => &[
+                (LandingHeight, -12.63),
+                (ErodedCells, 6.60),
+                (RowTransitions, -9.22),
+                (ColumnTransitions, -19.77),
+                (Holes, -13.08),
+                (WellSums, -10.49),
+                (HoleDepth, -1.61),
+                (RowsWithHoles, -24.04),
+            ],
+            _ => return None,
+        };
+        Some(Weights::from_pairs(name, pairs))
+    }
+
+    /// A built-in name, or else the path of a weights file.
+    pub fn resolve(spec: &str) -> Result<Weights, WeightsError> {
+        if let Some(w) = Weights::builtin(spec) {
+            return Ok(w);
+        }
+        let path = Path::new(spec);
+        if path.exists() {
+            return Weights::load(path);
+        }
+        Err(WeightsError::UnknownAi {
+            spec: spec.to_string(),
+            suggestion: closest(spec, BUILTINS),
+        })
+    }
+
+    #[inline]
+    pub fn get(&self, f: Feature) -> f64 {
+        self.values[f.index()]
+    }
+
+    /// The features with a non-zero weight.
+    pub fn used(&self) -> impl Iterator<Item = (Feature, f64)> + '_ {
+        Feature::ALL
+            .into_iter()
+            .map(|f| (f, self.get(f)))
+            .filter(|&(_, w)| w != 0.0)
+    }
+
+    /// Σ weight × feature.
+    #[inline]
+    pub fn value(&self, v: &Values) -> f64 {
+        let mut sum = 0.0;
+        for i in 0..COUNT {
+            sum += self.values[i] * v.0[i];
+        }
+        sum
+    }
+
+    pub fn load(path: &Path) -> Result<Weights, WeightsError> {
+        let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let stem = path
+            .file_stem()
+            .map_or("custom".into(), |s| s.to_string_lossy().into_owned());
+        let mut w = Weights::parse(&text, &path.display().to_string())?;
+        if w.name.is_empty() {
+            w.name = stem;
+        }
+        Ok(w)
+    }
+
+    /// Parses `{"features": {"holes": -7.9, ...}}`, with optional `"name"`
+    /// and free-form `"about"` (provenance) keys. `origin` names the input in
+    /// error messages.
+    pub fn parse(text: &str, origin: &str) -> Result<Weights, WeightsError> {
+        let layout = |message: &str| WeightsError::Layout {
+            origin: origin.to_string(),
+            message: message.to_string(),
+        };
+        let doc: Value = serde_json::from_str(text).map_err(|e| WeightsError::Syntax {
+            origin: origin.to_string(),
+            line: e.line(),
+            column: e.column(),
+            message: e
+                .to_string()
+                .split(" at line")
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+        })?;
+        let top = doc.as_object().ok_or_else(|| {
+            layout("expected a JSON object like {\"features\": {\"holes\": -7.9}}")
+        })?;
+        for key in top.keys() {
+            if !["features", "name", "about"].contains(&key.as_str()) {
+                let msg = format!(
+                    "unexpected key {key:?} (expected \"features\", \"name\" or \"about\")"
+                );
+                return Err(layout(&msg));
+            }
+        }
+        let features = top
+            .get("features")
+            .ok_or_else(|| {
+                layout("missing \"features\": an object mapping feature names to weights")
+            })?
+            .as_object()
+            .ok_or_else(|| {
+                layout("\"features\" must be an object mapping feature names to weights")
+            })?;
+        let mut values = [0.0; COUNT];
+        for (name, weight) in features {
+            let feature = Feature::from_name(name).ok_or_else(|| WeightsError::UnknownFeature {
+                origin: origin.to_string(),
+                name: name.clone(),
+                suggestion: closest(name, Feature::ALL.map(Feature::name)),
+            })?;
+            values[feature.index()] =
+                weight.as_f64().filter(|w| w.is_finite()).ok_or_else(|| {
+                    WeightsError::NotANumber {
+                        origin: origin.to_string(),
+                        name: name.clone(),
+                    }
+                })?;
+        }
+        if values.iter().all(|&w| w == 0.0) {
+            return Err(layout(
+                "every weight is zero: such a player cannot tell placements apart",
+            ));
+        }
+        let name = match top.get("name") {
+            None => String::new(),
+            Some(Value::String(s)) => s.clone(),
+            Some(_) => return Err(layout("\"name\" must be a string")),
+        };
+        Ok(Weights { name, values })
+    }
+
+    /// The weights file form, with provenance notes in `about`.
+    pub fn to_json(&self, about: Value) -> String {
+        let mut features = Map::new();
+        for (f, w) in self.used() {
+            features.insert(f.name().to_string(), Value::from(w));
+        }
+        let mut doc = Map::new();
+        doc.insert("name".into(), Value::from(self.name.clone()));
+        doc.insert("features".into(), Value::Object(features));
+        if !about.is_null() {
+            doc.insert("about".into(), about);
+        }
+        serde_json::to_string_pretty(&Value::Object(doc)).expect("weights serialise") + "\n"
+    }
+
+    /// One line per used feature, for humans.
+    pub fn describe(&self) -> String {
+        let mut s = String::new();
+        for (f, w) in self.used() {
+            let _ = writeln!(s, "  {:<20} {w:>12.6}", f.name());
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtins_exist_and_dot_product_works() {
+        for name in BUILTINS {
+            assert!(Weights::builtin(name).is_some(), "{name}");
+        }
+        let w = Weights::builtin("dellacherie").unwrap();
+        let mut v = Values::default();
+        v.0[Feature::Holes.index()] = 2.0;
+        v.0[Feature::ErodedCells.index()] = 3.0;
+        assert_eq!(w.value(&v), -8.0 + 3.0);
+    }
+
+    #[test]
+    fn json_round_trip() {
+        let w = Weights::builtin("bcts").unwrap();
+        let text = w.to_json(Value::Null);
+        let back = Weights::parse(&text, "x.json").unwrap();
+        assert_eq!(back, w);
+    }
+
+    #[test]
+    fn typo_in_feature_name_is_named_with_a_suggestion() {
+        let err = Weights::parse(r#"{"features": {"hols": -7.9}}"#, "w.json").unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            msg.starts_with(
+                "w.json: unknown feature \"hols\" in \"features\" (did you mean \"holes\"?)"
+            ),
+            "{msg}"
+        );
+        assert!(!msg.contains('\n'));
+    }
+
+    #[test]
+    fn malformed_files_get_located_errors() {
+        let err = Weights::parse("{\"features\": {\"holes\": }", "w.json").unwrap_err();
+        assert!(matches!(err, WeightsError::Syntax { line: 1, .. }), "{err}");
+        let err = Weights::parse(r#"{"feature": {"holes": 1}}"#, "w.json").unwrap_err();
+        assert!(
+            err.to_string().contains("unexpected key \"feature\""),
+            "{err}"
+        );
+        let err = Weights::parse(r#"{"features": {"holes": "x"}}"#, "w.json").unwrap_err();
+        assert!(matches!(err, WeightsError::NotANumber { .. }), "{err}");
+        let err = Weights::parse(r#"{"features": {}}"#, "w.json").unwrap_err();
+        assert!(err.to_string().contains("every weight is zero"), "{err}");
+    }
+
+    #[test]
+    fn unknown_ai_suggests_a_builtin() {
+        let err = Weights::resolve("eltetris").unwrap_err();
+        assert!(
+            err.to_string().contains("did you mean \"el-tetris\""),
+            "{err}"
+        );
+    }
+}

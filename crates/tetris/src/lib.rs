@@ -1,0 +1,28 @@
+//! A bitboard Tetris engine and the classic one-piece AIs.
+//!
+//! Rules ([`rules`], [`board`], [`source`]) are kept apart from the AI
+//! ([`movegen`] finds where a piece can go, [`features`] describes a board,
+//! [`eval`] weighs the features, [`player`] picks a placement). [`game`] plays
+//! a whole game; [`bench`] and [`tune`] run many in parallel.
+
+pub mod bench;
+pub mod board;
+pub mod eval;
+pub mod features;
+pub mod game;
+pub mod movegen;
+pub mod piece;
+pub mod player;
+pub mod rules;
+pub mod source;
+pub mod tune;
+
+pub use board::{Board, BoardError, Lock};
+pub use eval::Weights;
+pub use features::{Feature, FeatureSet};
+pub use game::{End, GameResult, Limits};
+pub use movegen::{MoveMode, Placement};
+pub use piece::Piece;
+pub use player::Player;
+pub use rules::{Rotation, Rules, Shape};
+pub use source::{PieceSource, Randomizer};

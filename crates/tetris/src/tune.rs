@@ -1,0 +1,308 @@
+//! Weight tuning: the fitness of a weight vector is the mean number of lines
+//! its one-piece player clears over a few seeded games, maximised by one of
+//! arcade-core's optimizers. The whole run lives in a [`Checkpoint`] that is
+//! saved after every generation, so an interrupted run resumes exactly.
+
+use crate::bench::{self, BenchConfig};
+use crate::eval::Weights;
+use crate::features::{COUNT, Feature};
+use crate::game::Limits;
+use crate::movegen::MoveMode;
+use crate::player::Player;
+use crate::rules::Rules;
+use crate::source::Randomizer;
+use arcade_core::derive_seed;
+use arcade_core::optim::{Cem, CemConfig, De, DeConfig, Generation, Optimizer, Pso, PsoConfig};
+use arcade_core::progress::Progress;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use thiserror::Error;
+
+/// Feature presets for `--features`.
+pub fn feature_preset(name: &str) -> Option<Vec<Feature>> {
+    use Feature::*;
+    Some(match name {
+        "dellacherie" => vec![
+            LandingHeight,
+            ErodedCells,
+            RowTransitions,
+            ColumnTransitions,
+            Holes,
+            WellSums,
+        ],
+        "bcts" => vec![
+            LandingHeight,
+            ErodedCells,
+            RowTransitions,
+            ColumnTransitions,
+            Holes,
+            WellSums,
+            HoleDepth,
+            RowsWithHoles,
+        ],
+        "all" => Feature::ALL.to_vec(),
+        _ => return None,
+    })
+}
+
+/// The optimisation method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    Cem,
+    De,
+    Pso,
+}
+
+/// What is tuned and how each candidate is scored.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TuneSetup {
+    pub features: Vec<Feature>,
+    pub width: usize,
+    pub height: usize,
+    pub games_per_eval: usize,
+    /// Stop each game at this many lines (bounds the cost of good candidates).
+    pub line_cap: Option<u64>,
+    pub mode: MoveMode,
+    pub randomizer: Randomizer,
+}
+
+impl TuneSetup {
+    /// The weights a candidate vector stands for.
+    pub fn weights(&self, name: &str, x: &[f64]) -> Weights {
+        let mut values = [0.0; COUNT];
+        for (f, &w) in self.features.iter().zip(x) {
+            values[f.index()] = w;
+        }
+        Weights {
+            name: name.to_string(),
+            values,
+        }
+    }
+
+    /// The candidate vector of existing weights (for `--init`).
+    pub fn vector(&self, weights: &Weights) -> Vec<f64> {
+        self.features.iter().map(|&f| weights.get(f)).collect()
+    }
+
+    /// Mean lines over `games_per_eval` games; game `j` is seeded with
+    /// `derive_seed(seed, j)`, so candidates sharing `seed` play the same games.
+    pub fn fitness(&self, rules: &Rules, x: &[f64], seed: u64) -> f64 {
+        let cfg = BenchConfig {
+            width: self.width,
+            height: self.height,
+            games: self.games_per_eval,
+            seed,
+            limits: Limits {
+                max_pieces: None,
+                max_lines: self.line_cap,
+            },
+            mode: self.mode,
+            preview: false,
+            randomizer: self.randomizer,
+        };
+        let player = Player::new(
+            rules.clone(),
+            self.weights("candidate", x),
+            self.mode,
+            false,
+        );
+        let total: u64 = (0..self.games_per_eval)
+            .map(|j| bench::play_one(&player, &cfg, derive_seed(seed, j as u64)).lines)
+            .sum();
+        total as f64 / self.games_per_eval as f64
+    }
+}
+
+/// How to start the optimizer.
+#[derive(Clone, Debug)]
+pub struct Start {
+    pub method: Method,
+    /// Centre of the initial distribution or box.
+    pub init: Vec<f64>,
+    /// Initial standard deviation (CEM) or box half-width (DE, PSO).
+    pub spread: f64,
+    /// Candidates per generation; `None` for the method's default.
+    pub population: Option<usize>,
+    pub seed: u64,
+}
+
+pub fn new_optimizer(start: &Start) -> Optimizer {
+    let low: Vec<f64> = start.init.iter().map(|c| c - start.spread).collect();
+    let high: Vec<f64> = start.init.iter().map(|c| c + start.spread).collect();
+    match start.method {
+        Method::Cem => {
+            let mut cfg = CemConfig::new(start.init.clone(), start.seed);
+            cfg.initial_std = start.spread;
+            if let Some(p) = start.population {
+                cfg.population = p;
+            }
+            Optimizer::Cem(Cem::new(cfg))
+        }
+        Method::De => {
+            let mut cfg = DeConfig::new(low, high, start.seed);
+            if let Some(p) = start.population {
+                cfg.population = p;
+            }
+            Optimizer::De(De::new(cfg))
+        }
+        Method::Pso => {
+            let mut cfg = PsoConfig::new(low, high, start.seed);
+            if let Some(p) = start.population {
+                cfg.population = p;
+            }
+            Optimizer::Pso(Pso::new(cfg))
+        }
+    }
+}
+
+#[derive(Debug, Error)]
+pub enum CheckpointError {
+    #[error("{path}: cannot read checkpoint: {source}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: not a tuning checkpoint: {source}")]
+    Parse {
+        path: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("{path}: cannot write checkpoint: {source}")]
+    Write {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// A tuning run: setup, optimizer state and the history so far.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Checkpoint {
+    pub setup: TuneSetup,
+    pub method: Method,
+    /// Generations the run is meant to reach.
+    pub generations: usize,
+    pub optimizer: Optimizer,
+    pub history: Vec<Generation>,
+}
+
+impl Checkpoint {
+    pub fn new(setup: TuneSetup, start: &Start, generations: usize) -> Checkpoint {
+        Checkpoint {
+            setup,
+            method: start.method,
+            generations,
+            optimizer: new_optimizer(start),
+            history: Vec::new(),
+        }
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.history.len() >= self.generations
+    }
+
+    /// Runs one generation on the current rayon pool.
+    pub fn step(&mut self, rules: &Rules, progress: &Progress) -> Generation {
+        let setup = self.setup.clone();
+        let fitness = move |x: &[f64], seed: u64| setup.fitness(rules, x, seed);
+        let g = self.optimizer.step(&fitness, progress);
+        self.history.push(g.clone());
+        g
+    }
+
+    /// The weights the run recommends now.
+    pub fn weights(&self, name: &str) -> Weights {
+        self.setup.weights(name, &self.optimizer.recommendation())
+    }
+
+    /// Writes atomically (temporary file, then rename), so a run killed
+    /// mid-write leaves the previous checkpoint intact.
+    pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
+        let err = |source| CheckpointError::Write {
+            path: path.display().to_string(),
+            source,
+        };
+        let tmp = path.with_extension("tmp");
+        let text = serde_json::to_string(self).expect("checkpoint serialises");
+        std::fs::write(&tmp, text).map_err(err)?;
+        std::fs::rename(&tmp, path).map_err(err)
+    }
+
+    pub fn load(path: &Path) -> Result<Checkpoint, CheckpointError> {
+        let text = std::fs::read_to_string(path).map_err(|source| CheckpointError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        serde_json::from_str(&text).map_err(|source| CheckpointError::Parse {
+            path: path.display().to_string(),
+            source,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> TuneSetup {
+        TuneSetup {
+            features: feature_preset("dellacherie").unwrap(),
+            width: 6,
+            height: 6,
+            games_per_eval: 3,
+            line_cap: Some(200),
+            mode: MoveMode::Drop,
+            randomizer: Randomizer::Uniform,
+        }
+    }
+
+    #[test]
+    fn fitness_is_seeded_and_rewards_good_weights() {
+        let rules = Rules::classic();
+        let s = setup();
+        let good = s.vector(&Weights::builtin("dellacherie").unwrap());
+        let bad: Vec<f64> = good.iter().map(|w| -w).collect();
+        assert_eq!(s.fitness(&rules, &good, 1), s.fitness(&rules, &good, 1));
+        let sum = |x: &[f64]| (0..5).map(|k| s.fitness(&rules, x, k)).sum::<f64>();
+        assert!(
+            sum(&good) > sum(&bad) + 5.0,
+            "{} vs {}",
+            sum(&good),
+            sum(&bad)
+        );
+    }
+
+    #[test]
+    fn checkpoint_resume_matches_an_uninterrupted_run() {
+        let rules = Rules::classic();
+        let start = Start {
+            method: Method::Cem,
+            init: vec![0.0; 6],
+            spread: 5.0,
+            population: Some(10),
+            seed: 4,
+        };
+        let mut straight = Checkpoint::new(setup(), &start, 4);
+        for _ in 0..4 {
+            straight.step(&rules, &Progress::hidden());
+        }
+        let dir = std::env::temp_dir().join(format!("arcade-tune-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("ck.json");
+        let mut first = Checkpoint::new(setup(), &start, 4);
+        for _ in 0..2 {
+            first.step(&rules, &Progress::hidden());
+        }
+        first.save(&path).unwrap();
+        let mut resumed = Checkpoint::load(&path).unwrap();
+        while !resumed.is_done() {
+            resumed.step(&rules, &Progress::hidden());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(resumed.history, straight.history);
+        assert_eq!(resumed.weights("x"), straight.weights("x"));
+    }
+}
