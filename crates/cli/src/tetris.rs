@@ -307,14 +307,14 @@ fn play(a: PlayArgs) -> Result<()> {
         println!("{out}");
     } else {
         println!(
-            "{} on {w}x{h}: {} lines, {} pieces in {:.2} s ({:.0} pieces/s); clears 1/2/3/4: {:?}; ended: {:?}",
+            "{} on {w}x{h}: {} lines, {} pieces in {:.2} s ({:.0} pieces/s); clears 1/2/3/4: {:?}; ended: {}",
             weights.name,
             result.lines,
             result.pieces,
             seconds,
             result.pieces as f64 / seconds,
             result.clears,
-            result.end
+            result.end.as_str()
         );
     }
     Ok(())
@@ -433,7 +433,7 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
             features,
             width: a.board.0,
             height: a.board.1,
-            games_per_eval: a.games_per_eval.max(1),
+            games_per_eval: a.games_per_eval,
             line_cap: a.max_lines,
             mode: a.moves.into(),
             randomizer: Randomizer::Uniform,
@@ -445,7 +445,7 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
             population: a.population,
             seed: a.seed,
         };
-        Checkpoint::new(setup, &start, a.generations.unwrap_or(50))
+        Checkpoint::new(setup, &start, a.generations.unwrap_or(50)).map_err(bad_input)?
     };
     let name = a.name.clone().unwrap_or_else(|| {
         a.out
@@ -455,9 +455,9 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
     let per_gen = run.optimizer.evaluations_per_generation() as u64;
     let progress = Progress::new(per_gen, "evals", a.quiet);
     progress.println(format!(
-        "tuning {} weights with {:?} on {}x{}: {} evaluations per generation, {} games each; checkpoint {}",
+        "tuning {} weights with {} on {}x{}: {} evaluations per generation, {} games each; checkpoint {}",
         run.setup.features.len(),
-        run.method,
+        run.method.as_str(),
         run.setup.width,
         run.setup.height,
         per_gen,

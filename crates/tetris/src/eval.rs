@@ -8,7 +8,9 @@
 //!   for Tetris", ICGA Journal 32(1), 2009), the strongest published one-piece
 //!   controller: landing height −12.63, eroded cells 6.60, row transitions
 //!   −9.22, column transitions −19.77, holes −13.08, wells −10.49, hole depth
-//!   −1.61, rows with holes −24.04.
+//!   −1.61, rows with holes −24.04;
+//! - `arcade-tuned`: our own, tuned with `arcade tetris tune` on the 10×10
+//!   board (`weights/arcade-tuned.json` records the commands and results).
 
 use crate::features::{COUNT, Feature, Values};
 use serde_json::{Map, Value};
@@ -24,7 +26,10 @@ pub struct Weights {
 }
 
 /// Names of the built-in weight sets.
-pub const BUILTINS: [&str; 3] = ["dellacherie", "el-tetris", "bcts"];
+pub const BUILTINS: [&str; 4] = ["dellacherie", "el-tetris", "bcts", "arcade-tuned"];
+
+/// The tuned weights as `arcade tetris tune` wrote them, with provenance.
+const ARCADE_TUNED: &str = include_str!("../weights/arcade-tuned.json");
 
 #[derive(Debug, Error)]
 pub enum WeightsError {
@@ -120,6 +125,10 @@ impl Weights {
                 (HoleDepth, -1.61),
                 (RowsWithHoles, -24.04),
             ],
+            "arcade-tuned" => {
+                let w = Weights::parse(ARCADE_TUNED, "weights/arcade-tuned.json");
+                return Some(w.expect("the shipped weights file parses"));
+            }
             _ => return None,
         };
         Some(Weights::from_pairs(name, pairs))

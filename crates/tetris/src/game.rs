@@ -27,6 +27,18 @@ pub enum End {
     SequenceEnd,
 }
 
+impl End {
+    /// The snake_case name used in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            End::ToppedOut => "topped_out",
+            End::PieceLimit => "piece_limit",
+            End::LineLimit => "line_limit",
+            End::SequenceEnd => "sequence_end",
+        }
+    }
+}
+
 /// The outcome of one game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameResult {

@@ -12,7 +12,9 @@ use crate::player::Player;
 use crate::rules::Rules;
 use crate::source::Randomizer;
 use arcade_core::derive_seed;
-use arcade_core::optim::{Cem, CemConfig, De, DeConfig, Generation, Optimizer, Pso, PsoConfig};
+use arcade_core::optim::{
+    Cem, CemConfig, ConfigError, De, DeConfig, Generation, Optimizer, Pso, PsoConfig,
+};
 use arcade_core::progress::Progress;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -52,6 +54,16 @@ pub enum Method {
     Cem,
     De,
     Pso,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Cem => "cem",
+            Method::De => "de",
+            Method::Pso => "pso",
+        }
+    }
 }
 
 /// What is tuned and how each candidate is scored.
@@ -127,33 +139,32 @@ pub struct Start {
     pub seed: u64,
 }
 
-pub fn new_optimizer(start: &Start) -> Optimizer {
+/// The optimizer a run starts with; bad settings (a zero population, a
+/// negative spread) are reported, not panicked on.
+pub fn new_optimizer(start: &Start) -> Result<Optimizer, ConfigError> {
     let low: Vec<f64> = start.init.iter().map(|c| c - start.spread).collect();
     let high: Vec<f64> = start.init.iter().map(|c| c + start.spread).collect();
-    match start.method {
+    Ok(match start.method {
         Method::Cem => {
             let mut cfg = CemConfig::new(start.init.clone(), start.seed);
             cfg.initial_std = start.spread;
-            if let Some(p) = start.population {
-                cfg.population = p;
-            }
+            cfg.population = start.population.unwrap_or(cfg.population);
+            cfg.validate()?;
             Optimizer::Cem(Cem::new(cfg))
         }
         Method::De => {
             let mut cfg = DeConfig::new(low, high, start.seed);
-            if let Some(p) = start.population {
-                cfg.population = p;
-            }
+            cfg.population = start.population.unwrap_or(cfg.population);
+            cfg.validate()?;
             Optimizer::De(De::new(cfg))
         }
         Method::Pso => {
             let mut cfg = PsoConfig::new(low, high, start.seed);
-            if let Some(p) = start.population {
-                cfg.population = p;
-            }
+            cfg.population = start.population.unwrap_or(cfg.population);
+            cfg.validate()?;
             Optimizer::Pso(Pso::new(cfg))
         }
-    }
+    })
 }
 
 #[derive(Debug, Error)]
@@ -190,14 +201,18 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
-    pub fn new(setup: TuneSetup, start: &Start, generations: usize) -> Checkpoint {
-        Checkpoint {
+    pub fn new(
+        setup: TuneSetup,
+        start: &Start,
+        generations: usize,
+    ) -> Result<Checkpoint, ConfigError> {
+        Ok(Checkpoint {
             setup,
             method: start.method,
             generations,
-            optimizer: new_optimizer(start),
+            optimizer: new_optimizer(start)?,
             history: Vec::new(),
-        }
+        })
     }
 
     pub fn is_done(&self) -> bool {
@@ -285,14 +300,14 @@ mod tests {
             population: Some(10),
             seed: 4,
         };
-        let mut straight = Checkpoint::new(setup(), &start, 4);
+        let mut straight = Checkpoint::new(setup(), &start, 4).unwrap();
         for _ in 0..4 {
             straight.step(&rules, &Progress::hidden());
         }
         let dir = std::env::temp_dir().join(format!("arcade-tune-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("ck.json");
-        let mut first = Checkpoint::new(setup(), &start, 4);
+        let mut first = Checkpoint::new(setup(), &start, 4).unwrap();
         for _ in 0..2 {
             first.step(&rules, &Progress::hidden());
         }

@@ -1,0 +1,181 @@
+//! End-to-end checks of the `arcade` binary: exit statuses, one-line errors,
+//! JSON keys, and that tuned weights load back as an AI.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn arcade(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arcade"))
+        .args(args)
+        .output()
+        .expect("run arcade")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "failed: {}", stderr(o));
+    serde_json::from_slice(&o.stdout).expect("stdout is one JSON object")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arcade-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Bad input: exit status 2 and exactly one line naming the problem.
+fn assert_bad_input(args: &[&str], expected: &str) {
+    let o = arcade(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?} printed:\n{err}"
+    );
+    assert!(err.contains(expected), "{args:?} printed:\n{err}");
+}
+
+#[test]
+fn malformed_board_unknown_ai_and_weights_typo_exit_2_with_one_line() {
+    assert_bad_input(
+        &["tetris", "bench", "--ai", "bcts", "--board", "10by20"],
+        "expected WIDTHxHEIGHT",
+    );
+    assert_bad_input(
+        &["tetris", "bench", "--ai", "bcts", "--board", "10x40"],
+        "height 40 is out of range",
+    );
+    assert_bad_input(
+        &["tetris", "play", "--ai", "el_tetris"],
+        "did you mean \"el-tetris\"",
+    );
+    let dir = temp_dir("typo");
+    let file = dir.join("w.json");
+    std::fs::write(&file, r#"{"features": {"holes": -7.9, "wel_sums": -3.3}}"#).unwrap();
+    assert_bad_input(
+        &["tetris", "bench", "--ai", file.to_str().unwrap()],
+        "unknown feature \"wel_sums\" in \"features\" (did you mean \"well_sums\"?)",
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn bench_json_has_the_documented_keys() {
+    let o = arcade(&[
+        "tetris",
+        "bench",
+        "--ai",
+        "el-tetris",
+        "--board",
+        "6x8",
+        "--games",
+        "20",
+        "--json",
+    ]);
+    let v = json(&o);
+    for key in [
+        "ai",
+        "board",
+        "games",
+        "mean_lines",
+        "ci95",
+        "median_lines",
+        "max_lines",
+        "pieces",
+        "pieces_per_sec",
+        "seconds",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key} in {v}");
+    }
+    assert_eq!(v["games"], 20);
+    assert_eq!(v["board"], "6x8");
+    let ci = v["ci95"].as_array().unwrap();
+    let mean = v["mean_lines"].as_f64().unwrap();
+    assert!(ci[0].as_f64().unwrap() <= mean && mean <= ci[1].as_f64().unwrap());
+    // Same seed, same games.
+    let again = json(&arcade(&[
+        "tetris",
+        "bench",
+        "--ai",
+        "el-tetris",
+        "--board",
+        "6x8",
+        "--games",
+        "20",
+        "--json",
+        "--threads",
+        "1",
+    ]));
+    assert_eq!(again["mean_lines"], v["mean_lines"]);
+    assert_eq!(again["pieces"], v["pieces"]);
+}
+
+#[test]
+fn play_reports_a_finished_game() {
+    let v = json(&arcade(&[
+        "tetris",
+        "play",
+        "--ai",
+        "bcts",
+        "--board",
+        "8x10",
+        "--seed",
+        "3",
+        "--max-pieces",
+        "300",
+        "--json",
+    ]));
+    assert_eq!(v["pieces"], 300);
+    assert_eq!(v["end"], "piece_limit");
+    let clears = v["clears"].as_array().unwrap();
+    let lines: u64 = clears
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (i as u64 + 1) * c.as_u64().unwrap())
+        .sum();
+    assert_eq!(v["lines"].as_u64().unwrap(), lines);
+}
+
+#[test]
+fn tune_writes_weights_that_load_and_resume_continues() {
+    let dir = temp_dir("tune");
+    let out = dir.join("tuned.json");
+    let out_s = out.to_str().unwrap();
+    let common = [
+        "tetris",
+        "tune",
+        "--method",
+        "pso",
+        "--board",
+        "6x6",
+        "--population",
+        "6",
+        "--games-per-eval",
+        "2",
+        "--out",
+        out_s,
+        "-q",
+    ];
+    let mut args = common.to_vec();
+    args.extend(["--generations", "2"]);
+    let o = arcade(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let checkpoint = dir.join("tuned.checkpoint.json");
+    assert!(checkpoint.exists());
+    let mut resume = common.to_vec();
+    resume.extend(["--generations", "3", "--resume"]);
+    let o = arcade(&resume);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ck: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
+    assert_eq!(ck["history"].as_array().unwrap().len(), 3);
+    let v = json(&arcade(&[
+        "tetris", "bench", "--ai", out_s, "--board", "6x6", "--games", "5", "--json",
+    ]));
+    assert_eq!(v["ai"], "tuned");
+    std::fs::remove_dir_all(dir).unwrap();
+}
