@@ -192,8 +192,8 @@ pub struct TuneArgs {
     /// Stop each tuning game at this many lines.
     #[arg(long, value_name = "L")]
     max_lines: Option<u64>,
-    /// Features to weigh: a preset (dellacherie, bcts, all) or a comma list of
-    /// feature names.
+    /// Features to weigh: those of a built-in AI (dellacherie, el-tetris,
+    /// bcts, arcade-tuned), all, or a comma list of feature names.
     #[arg(long, default_value = "bcts")]
     features: String,
     /// Start from these weights (built-in name or file) instead of zero.
@@ -399,7 +399,7 @@ fn parse_features(spec: &str) -> Result<Vec<Feature>> {
         .map(|name| {
             Feature::from_name(name.trim()).ok_or_else(|| {
                 bad_input(anyhow::anyhow!(
-                    "--features: unknown feature {name:?}; expected a preset (dellacherie, bcts, all) or names among: {}",
+                    "--features: unknown feature {name:?}; expected a built-in AI's set (dellacherie, el-tetris, bcts, arcade-tuned), all, or names among: {}",
                     Feature::ALL.map(Feature::name).join(", ")
                 ))
             })

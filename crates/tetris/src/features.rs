@@ -468,6 +468,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
         #[test]
         fn bitboard_features_match_the_grid_definitions(
             width in 4usize..=16,
@@ -495,6 +496,55 @@ mod tests {
                     prop_assert_eq!(part.get(f), full.get(f), "subset {} feature {:?}", i, f);
                 }
             }
+        }
+        #[test]
+        fn placement_features_match_a_grid_lock(
+            width in 4usize..=12,
+            words in prop::collection::vec(any::<u16>(), 1..10),
+            fill_frac in 0.0f64..0.7,
+            piece in 0usize..7,
+            rot in 0usize..4,
+            col_frac in 0.0f64..1.0,
+        ) {
+            use crate::piece::Piece;
+            use crate::rules::Rules;
+            let height = 16;
+            let mut b = board_from(width, height, &words, (height as f64 * fill_frac) as usize);
+            // Boards at rest have no full rows.
+            for y in 0..height {
+                if b.row(y) == b.full_row() {
+                    let mut g = Grid::of(&b);
+                    g.cells[y][y % width] = false;
+                    b = Board::new(width, height).unwrap();
+                    for (yy, row) in g.cells.iter().enumerate() {
+                        for (x, &c) in row.iter().enumerate() {
+                            if c { b.set(x, yy); }
+                        }
+                    }
+                }
+            }
+            let rules = Rules::classic();
+            let shape = rules.shape(Piece::from_index(piece), rot);
+            let col = ((width - shape.width as usize) as f64 * col_frac) as usize;
+            let row = Board::drop_row(shape, col, &b.column_heights());
+            prop_assume!(row + shape.height as usize <= height);
+            // Naive: write the cells on a grid, find the full rows.
+            let mut grid = Grid::of(&b);
+            let cells: Vec<(i32, i32)> = shape.cells_at(col as i32, row as i32).collect();
+            for &(x, y) in &cells {
+                grid.cells[y as usize][x as usize] = true;
+            }
+            let full: Vec<usize> = (0..height).filter(|&y| grid.cells[y].iter().all(|&c| c)).collect();
+            let piece_in_full = cells.iter().filter(|&&(_, y)| full.contains(&(y as usize))).count();
+            let min_y = cells.iter().map(|c| c.1).min().unwrap();
+            let max_y = cells.iter().map(|c| c.1).max().unwrap();
+
+            let mut after = b;
+            let lock = after.lock(shape, col, row);
+            let v = placement_values(&after, lock, shape, row, ROWS, FeatureSet::ALL);
+            prop_assert_eq!(v.get(Feature::LinesCleared), full.len() as f64);
+            prop_assert_eq!(v.get(Feature::ErodedCells), (full.len() * piece_in_full) as f64);
+            prop_assert_eq!(v.get(Feature::LandingHeight), f64::from(min_y + max_y) / 2.0);
         }
     }
 }

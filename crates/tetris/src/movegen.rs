@@ -344,6 +344,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
         #[test]
         fn reach_matches_naive_bfs_and_contains_drop(
             width in 4usize..=12,

@@ -20,31 +20,13 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 use thiserror::Error;
 
-/// Feature presets for `--features`.
+/// Feature presets for `--features`: the features a built-in weight set
+/// uses (`dellacherie`, `bcts`, ...), or `all`.
 pub fn feature_preset(name: &str) -> Option<Vec<Feature>> {
-    use Feature::*;
-    Some(match name {
-        "dellacherie" => vec![
-            LandingHeight,
-            ErodedCells,
-            RowTransitions,
-            ColumnTransitions,
-            Holes,
-            WellSums,
-        ],
-        "bcts" => vec![
-            LandingHeight,
-            ErodedCells,
-            RowTransitions,
-            ColumnTransitions,
-            Holes,
-            WellSums,
-            HoleDepth,
-            RowsWithHoles,
-        ],
-        "all" => Feature::ALL.to_vec(),
-        _ => return None,
-    })
+    if name == "all" {
+        return Some(Feature::ALL.to_vec());
+    }
+    Weights::builtin(name).map(|w| w.used().map(|(f, _)| f).collect())
 }
 
 /// The optimisation method.

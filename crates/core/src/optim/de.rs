@@ -15,7 +15,7 @@
 //! re-evaluated, so under a noisy fitness a lucky score can linger; compare
 //! finalists on fresh seeds before trusting them.
 
-use super::{ConfigError, Fitness, Generation, evaluate, exact, record};
+use super::{ConfigError, Fitness, Generation, check_box, evaluate, exact, record};
 use crate::progress::Progress;
 use crate::rng::{Rng, derive_seed};
 use serde::{Deserialize, Serialize};
@@ -63,23 +63,7 @@ impl DeConfig {
     /// Checks that the settings describe a runnable search.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let fail = |msg: String| Err(ConfigError(msg));
-        if self.init_low.is_empty() {
-            return fail("DE needs at least one dimension (init box is empty)".into());
-        }
-        if self.init_low.len() != self.init_high.len() {
-            return fail(format!(
-                "DE init box corners differ in dimension: low has {}, high has {}",
-                self.init_low.len(),
-                self.init_high.len()
-            ));
-        }
-        for (j, (&lo, &hi)) in self.init_low.iter().zip(&self.init_high).enumerate() {
-            if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
-                return fail(format!(
-                    "DE init box dimension {j}: need finite low <= high, got [{lo}, {hi}]"
-                ));
-            }
-        }
+        check_box("DE", &self.init_low, &self.init_high)?;
         if self.population < 4 {
             return fail(format!(
                 "DE population must be at least 4, got {}",

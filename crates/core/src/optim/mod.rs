@@ -101,6 +101,31 @@ impl Optimizer {
 #[error("invalid optimizer configuration: {0}")]
 pub struct ConfigError(pub String);
 
+/// Checks an initial search box: non-empty, corners of equal dimension,
+/// finite with `low <= high` in every dimension.
+fn check_box(method: &str, low: &[f64], high: &[f64]) -> Result<(), ConfigError> {
+    if low.is_empty() {
+        return Err(ConfigError(format!(
+            "{method} needs at least one dimension (init box is empty)"
+        )));
+    }
+    if low.len() != high.len() {
+        return Err(ConfigError(format!(
+            "{method} init box corners differ in dimension: low has {}, high has {}",
+            low.len(),
+            high.len()
+        )));
+    }
+    for (j, (&lo, &hi)) in low.iter().zip(high).enumerate() {
+        if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
+            return Err(ConfigError(format!(
+                "{method} init box dimension {j}: need finite low <= high, got [{lo}, {hi}]"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Evaluates `candidates` in parallel, all with the same evaluation `seed`,
 /// returning scores in candidate order whatever the thread count. A NaN score
 /// becomes `-inf` so that it ranks last instead of poisoning comparisons.

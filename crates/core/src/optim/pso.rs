@@ -17,7 +17,7 @@
 //! Best scores are kept from the generation that found them and are not
 //! re-evaluated, so under a noisy fitness a lucky best can linger.
 
-use super::{ConfigError, Fitness, Generation, evaluate, exact, record};
+use super::{ConfigError, Fitness, Generation, check_box, evaluate, exact, record};
 use crate::progress::Progress;
 use crate::rng::{Rng, derive_seed};
 use serde::{Deserialize, Serialize};
@@ -69,23 +69,7 @@ impl PsoConfig {
     /// Checks that the settings describe a runnable search.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let fail = |msg: String| Err(ConfigError(msg));
-        if self.init_low.is_empty() {
-            return fail("PSO needs at least one dimension (init box is empty)".into());
-        }
-        if self.init_low.len() != self.init_high.len() {
-            return fail(format!(
-                "PSO init box corners differ in dimension: low has {}, high has {}",
-                self.init_low.len(),
-                self.init_high.len()
-            ));
-        }
-        for (j, (&lo, &hi)) in self.init_low.iter().zip(&self.init_high).enumerate() {
-            if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
-                return fail(format!(
-                    "PSO init box dimension {j}: need finite low <= high, got [{lo}, {hi}]"
-                ));
-            }
-        }
+        check_box("PSO", &self.init_low, &self.init_high)?;
         if self.population == 0 {
             return fail("PSO swarm size must be at least 1".into());
         }
