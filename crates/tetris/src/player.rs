@@ -66,7 +66,7 @@ impl Player {
         for &p in &first {
             let value = match (self.preview, next) {
                 (true, Some(next)) => self.pair_value(board, top, piece, p, next),
-                _ => self.evaluate(board, top, piece, p).1,
+                _ => self.value(board, top, piece, p),
             };
             best = match best {
                 Some((b, q))
@@ -81,22 +81,30 @@ impl Player {
         best.map(|(_, p)| p)
     }
 
-    /// Locks `p` on a copy of `board`; returns the board and its value.
-    #[inline]
-    fn evaluate(
+    /// Locks `p` on a copy of `board`; returns that board and its features.
+    #[inline(always)]
+    fn lock_and_describe(
         &self,
         board: &Board,
         top: usize,
         piece: Piece,
         p: Placement,
-    ) -> (Board, f64, Values) {
+    ) -> (Board, Values) {
         let shape = self.rules.shape(piece, p.rotation as usize);
         let mut after = *board;
         let lock = after.lock(shape, p.col as usize, p.row as usize);
         let top_hint = top.max(p.row as usize + shape.height as usize);
         let values =
             features::placement_values(&after, lock, shape, p.row as usize, top_hint, self.needs);
-        (after, self.weights.value(&values), values)
+        (after, values)
+    }
+
+    /// The evaluator's value of placing `piece` at `p` (the hot path: only
+    /// the number leaves, so the board and features stay in registers).
+    #[inline]
+    fn value(&self, board: &Board, top: usize, piece: Piece, p: Placement) -> f64 {
+        self.weights
+            .value(&self.lock_and_describe(board, top, piece, p).1)
     }
 
     /// Value of placing `piece` at `p` then `next` as well as possible: the
@@ -109,7 +117,7 @@ impl Player {
         p: Placement,
         next: Piece,
     ) -> f64 {
-        let (after, _, values) = self.evaluate(board, top, piece, p);
+        let (after, values) = self.lock_and_describe(board, top, piece, p);
         let mut own = Values::default();
         for f in [
             Feature::LandingHeight,
@@ -124,7 +132,7 @@ impl Player {
         let top = after.stack_height();
         let best_next = second
             .iter()
-            .map(|&q| self.evaluate(&after, top, next, q).1)
+            .map(|&q| self.value(&after, top, next, q))
             .fold(f64::NEG_INFINITY, f64::max);
         self.second = second;
         // No room for the next piece: legal, but the worst of choices.
