@@ -39,7 +39,7 @@ pub enum Command {
 /// Which AI plays: a built-in weight set or a weights file.
 #[derive(Args, Clone)]
 struct AiArgs {
-    /// AI: dellacherie, el-tetris, bcts, or a weights JSON file
+    /// AI: dellacherie, el-tetris, bcts, arcade-tuned, or a weights JSON file
     /// ({"features": {"holes": -7.9, ...}}).
     #[arg(long, value_name = "NAME|FILE")]
     ai: String,

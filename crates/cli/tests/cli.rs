@@ -65,18 +65,22 @@ fn malformed_board_unknown_ai_and_weights_typo_exit_2_with_one_line() {
 
 #[test]
 fn bench_json_has_the_documented_keys() {
-    let o = arcade(&[
-        "tetris",
-        "bench",
-        "--ai",
-        "el-tetris",
-        "--board",
-        "6x8",
-        "--games",
-        "20",
-        "--json",
-    ]);
-    let v = json(&o);
+    let bench = |extra: &[&str]| {
+        let mut args = vec![
+            "tetris",
+            "bench",
+            "--ai",
+            "el-tetris",
+            "--board",
+            "6x8",
+            "--games",
+            "20",
+            "--json",
+        ];
+        args.extend(extra);
+        json(&arcade(&args))
+    };
+    let v = bench(&[]);
     for key in [
         "ai",
         "board",
@@ -97,19 +101,7 @@ fn bench_json_has_the_documented_keys() {
     let mean = v["mean_lines"].as_f64().unwrap();
     assert!(ci[0].as_f64().unwrap() <= mean && mean <= ci[1].as_f64().unwrap());
     // Same seed, same games.
-    let again = json(&arcade(&[
-        "tetris",
-        "bench",
-        "--ai",
-        "el-tetris",
-        "--board",
-        "6x8",
-        "--games",
-        "20",
-        "--json",
-        "--threads",
-        "1",
-    ]));
+    let again = bench(&["--threads", "1"]);
     assert_eq!(again["mean_lines"], v["mean_lines"]);
     assert_eq!(again["pieces"], v["pieces"]);
 }
