@@ -3,6 +3,10 @@
 //! Argument parsing and printing only; every command is a library call.
 
 mod exit;
+mod geek;
+mod jumpin;
+mod median;
+mod sketch;
 mod tetris;
 mod watch;
 
@@ -30,6 +34,20 @@ enum Game {
     /// Tetris: play and watch the classic AIs, benchmark them, tune their weights.
     #[command(subcommand)]
     Tetris(tetris::Command),
+    /// The 2021 Tencent Geek Challenge Tetris: replay records, search for better ones.
+    #[command(subcommand)]
+    Geek(geek::Command),
+    /// Jump In': optimal solver, exhaustive search for the hardest puzzles, generator.
+    #[command(subcommand)]
+    Jumpin(jumpin::Command),
+    /// Sliding-window median of a stream of numbers (one per line or a CSV column).
+    ///
+    /// Example: arcade median --window 101 --input prices.csv --column 2 --header
+    Median(median::MedianArgs),
+    /// Pencil-sketch filter: turn a photo into a hand-drawn look.
+    ///
+    /// Example: arcade sketch photo.jpg sketch.png --depth 10
+    Sketch(sketch::SketchArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +57,10 @@ fn main() -> ExitCode {
     };
     let result = match cli.game {
         Game::Tetris(cmd) => tetris::run(cmd),
+        Game::Geek(cmd) => geek::run(cmd),
+        Game::Jumpin(cmd) => jumpin::run(cmd),
+        Game::Median(args) => median::run(args),
+        Game::Sketch(args) => sketch::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

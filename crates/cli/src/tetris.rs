@@ -443,6 +443,7 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
             init: setup.vector(&init),
             spread: a.spread,
             population: a.population,
+            noise: None,
             seed: a.seed,
         };
         Checkpoint::new(setup, &start, a.generations.unwrap_or(50)).map_err(bad_input)?

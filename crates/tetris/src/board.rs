@@ -2,6 +2,7 @@
 //! row 0 at the bottom.
 
 use crate::rules::Shape;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use thiserror::Error;
 
@@ -42,7 +43,8 @@ impl Lock {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "BoardRepr", try_from = "BoardRepr")]
 pub struct Board {
     rows: [u16; ROWS],
     width: u8,
@@ -144,6 +146,12 @@ impl Board {
         self.rows[y] |= 1 << x;
     }
 
+    /// Replaces row `y` (bits beyond the width are dropped).
+    #[inline]
+    pub fn set_row(&mut self, y: usize, bits: u16) {
+        self.rows[y] = bits & self.full_row();
+    }
+
     pub fn is_empty(&self) -> bool {
         self.rows.iter().all(|&r| r == 0)
     }
@@ -225,6 +233,47 @@ impl Board {
         self.rows.copy_within(end.., write);
         let cleared = end - write;
         self.rows[ROWS - cleared..].fill(0);
+    }
+}
+
+/// The serialised form of a board: its size and its visible rows, bottom first.
+#[derive(Serialize, Deserialize)]
+struct BoardRepr {
+    width: usize,
+    height: usize,
+    rows: Vec<u16>,
+}
+
+impl From<Board> for BoardRepr {
+    fn from(b: Board) -> Self {
+        BoardRepr {
+            width: b.width(),
+            height: b.height(),
+            rows: b.rows[..b.height()].to_vec(),
+        }
+    }
+}
+
+impl TryFrom<BoardRepr> for Board {
+    type Error = BoardError;
+    fn try_from(r: BoardRepr) -> Result<Self, Self::Error> {
+        let mut b = Board::new(r.width, r.height)?;
+        if r.rows.len() != r.height {
+            return Err(BoardError::Text(format!(
+                "{} rows for a board {} high",
+                r.rows.len(),
+                r.height
+            )));
+        }
+        for (y, &bits) in r.rows.iter().enumerate() {
+            if bits & !b.full_row() != 0 {
+                return Err(BoardError::Text(format!(
+                    "row {y} has cells beyond the width"
+                )));
+            }
+            b.rows[y] = bits;
+        }
+        Ok(b)
     }
 }
 

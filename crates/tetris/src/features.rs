@@ -152,23 +152,31 @@ pub fn placement_values(
 /// as may be features outside `needs`).
 ///
 /// The work is split so that evaluators pay only for what they use: the
-/// Dellacherie set (transitions, holes, wells) in one top-down pass; rows with
-/// holes and the height features in the same pass when asked for; hole depth
-/// in a second, bottom-up pass when asked for (it costs a third of the time).
+/// transitions and holes in one top-down pass; well sums, rows with holes and
+/// the height features in the same pass when asked for; hole depth in a
+/// second, bottom-up pass when asked for (it costs a third of the time).
 #[inline]
 pub fn board_values(board: &Board, top_hint: usize, needs: FeatureSet) -> Values {
     use Feature::*;
     let extended = needs.any(&[RowsWithHoles, AggregateHeight, MaxHeight, Bumpiness]);
-    match (extended, needs.contains(HoleDepth)) {
-        (false, false) => board_values_with::<false, false>(board, top_hint),
-        (false, true) => board_values_with::<false, true>(board, top_hint),
-        (true, false) => board_values_with::<true, false>(board, top_hint),
-        (true, true) => board_values_with::<true, true>(board, top_hint),
+    match (
+        extended,
+        needs.contains(HoleDepth),
+        needs.contains(WellSums),
+    ) {
+        (false, false, false) => board_values_with::<false, false, false>(board, top_hint),
+        (false, false, true) => board_values_with::<false, false, true>(board, top_hint),
+        (false, true, false) => board_values_with::<false, true, false>(board, top_hint),
+        (false, true, true) => board_values_with::<false, true, true>(board, top_hint),
+        (true, false, false) => board_values_with::<true, false, false>(board, top_hint),
+        (true, false, true) => board_values_with::<true, false, true>(board, top_hint),
+        (true, true, false) => board_values_with::<true, true, false>(board, top_hint),
+        (true, true, true) => board_values_with::<true, true, true>(board, top_hint),
     }
 }
 
 #[inline(always)]
-fn board_values_with<const EXTENDED: bool, const DEPTH: bool>(
+fn board_values_with<const EXTENDED: bool, const DEPTH: bool, const WELLS: bool>(
     board: &Board,
     top_hint: usize,
 ) -> Values {
@@ -210,22 +218,24 @@ fn board_values_with<const EXTENDED: bool, const DEPTH: bool>(
         }
         // Well sums, bit-parallel: every empty cell adds the number of well
         // cells above it in its run of empty cells, counted per column in a
-        // 2-bit counter (bit planes `w0`, `w1`; a run with four or more well
-        // cells sets `overflow` and is recounted cell by cell below).
-        let empty = !r & full;
-        let wells = empty & ((r << 1) | left_wall) & ((r >> 1) | right_wall);
-        w0 &= empty;
-        w1 &= empty;
-        let carry = w0 & wells;
-        w0 ^= wells;
-        overflow |= w1 & carry;
-        w1 ^= carry;
-        well_sums += (w0 & empty).count_ones() + 2 * (w1 & empty).count_ones();
+        // 2-bit counter (bit planes `w0`, `w1`). A run with four or more well
+        // cells sets `overflow`, and the sum is recounted with wide counters.
+        if WELLS {
+            let empty = !r & full;
+            let wells = empty & ((r << 1) | left_wall) & ((r >> 1) | right_wall);
+            w0 &= empty;
+            w1 &= empty;
+            let carry = w0 & wells;
+            w0 ^= wells;
+            overflow |= w1 & carry;
+            w1 ^= carry;
+            well_sums += (w0 & empty).count_ones() + 2 * (w1 & empty).count_ones();
+        }
         above = r;
     }
     column_transitions += (rows[0] ^ full).count_ones();
-    if overflow != 0 {
-        well_sums = well_sums_by_cell(rows, top, full);
+    if WELLS && overflow != 0 {
+        well_sums = well_sums_wide(rows, top, full);
     }
 
     let mut hole_depth = 0u32;
@@ -256,23 +266,24 @@ fn board_values_with<const EXTENDED: bool, const DEPTH: bool>(
     v
 }
 
-/// Well sums cell by cell: for every well cell, one plus the empty cells
-/// directly below it. The fallback for boards with very deep wells.
-fn well_sums_by_cell(rows: &[u16], top: usize, full: u16) -> u32 {
+/// Well sums with 6-bit per-column counters: exact for any run the row
+/// array can hold (at most 40 cells). The second pass for boards with deep
+/// wells, which are the norm where players wait for an I piece; the usual
+/// shallow case stays on the cheaper 2-bit counters of the main pass.
+fn well_sums_wide(rows: &[u16], top: usize, full: u16) -> u32 {
     let left_wall: u16 = 1;
     let right_wall: u16 = (full >> 1) + 1;
+    let mut planes = [0u16; 6];
     let mut sum = 0;
-    for y in 0..top {
-        let r = rows[y];
-        let mut wells = !r & full & ((r << 1) | left_wall) & ((r >> 1) | right_wall);
-        while wells != 0 {
-            let bit = wells & wells.wrapping_neg();
-            wells &= wells - 1;
-            sum += 1 + rows[..y]
-                .iter()
-                .rev()
-                .take_while(|&&below| below & bit == 0)
-                .count() as u32;
+    for &r in rows[..top].iter().rev() {
+        let empty = !r & full;
+        let mut carry = empty & ((r << 1) | left_wall) & ((r >> 1) | right_wall);
+        for (k, plane) in planes.iter_mut().enumerate() {
+            *plane &= empty;
+            let next = *plane & carry;
+            *plane ^= carry;
+            carry = next;
+            sum += (*plane & empty).count_ones() << k;
         }
     }
     sum
@@ -432,9 +443,8 @@ mod tests {
     }
 
     #[test]
-    fn deep_wells_take_the_cell_by_cell_path_and_agree() {
-        // Column 2 is a well of depth 7 (more than the 2-bit counter holds),
-        // column 5 one of depth 3 over a hole.
+    fn deep_wells_agree_with_the_grid() {
+        // Column 2 is a well of depth 7, column 5 one of depth 3 over a hole.
         let b = Board::from_text(
             7,
             10,
@@ -456,6 +466,21 @@ mod tests {
         // through the empty cells to the filled (5,0): 3 + 2 + 1; and the
         // one-cell well at (3,0): 1.
         assert_eq!(v.get(Feature::WellSums), 28.0 + 10.0 + 6.0 + 1.0);
+    }
+
+    #[test]
+    fn wells_as_deep_as_the_board_are_counted_exactly() {
+        // A 32-deep well in column 1, the deepest a board can have.
+        let mut b = Board::new(5, 32).unwrap();
+        for y in 0..32 {
+            for x in [0, 2, 3] {
+                b.set(x, y);
+            }
+        }
+        let v = board_values(&b, ROWS, FeatureSet::ALL);
+        assert_eq!(v, Grid::of(&b).values());
+        // 1 + ... + 32 in column 1; column 4 next to the wall: the same.
+        assert_eq!(v.get(Feature::WellSums), 2.0 * 528.0);
     }
 
     #[test]

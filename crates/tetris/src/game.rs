@@ -118,8 +118,8 @@ pub fn play(
 
 fn spawn_fits(player: &Player, board: &Board, piece: Piece) -> bool {
     let rules = player.rules();
-    let (r, px, py) = rules.spawn(piece, board.width(), board.height());
-    let shape = rules.shape(piece, r);
+    let (px, py) = rules.spawn(piece, 0, board.width(), board.height());
+    let shape = rules.shape(piece, 0);
     board.fits(
         shape,
         px + i32::from(shape.min_dx),

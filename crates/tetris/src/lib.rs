@@ -10,6 +10,7 @@ pub mod board;
 pub mod eval;
 pub mod features;
 pub mod game;
+pub mod geek;
 pub mod movegen;
 pub mod piece;
 pub mod player;

@@ -6,13 +6,17 @@
 //!   single left, right, down and rotate steps, so tucks under overhangs and
 //!   slides count.
 //!
-//! Placements that give the same board are reported once, and placements that
-//! would lock a cell above the visible field are not legal.
+//! Placements that give the same board are reported once. Whether a piece may
+//! lock with cells above the visible field is the rule set's call
+//! ([`AboveTop`]). With `float`, positions where the piece is not resting but
+//! completes a row are placements too (games that lock a piece wherever its
+//! moves end allow them). [`path`] finds the moves that lead to a placement.
 
 use crate::board::{Board, ROWS};
 use crate::piece::Piece;
-use crate::rules::{Rotation, Rules};
+use crate::rules::{AboveTop, Rotation, Rules, SpawnRule};
 use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
 
 /// A resting position: rotation state (the first state with that shape) and
 /// the bottom-left corner of the shape's bounding box.
@@ -31,19 +35,39 @@ pub enum MoveMode {
     Reach,
 }
 
-/// Appends the legal placements of `piece` on `board` to `out` (cleared first).
+/// Appends the legal resting placements of `piece`, which spawns in rotation
+/// state `spawn_rotation`, to `out` (cleared first).
 pub fn placements(
     rules: &Rules,
     board: &Board,
     piece: Piece,
+    spawn_rotation: usize,
     mode: MoveMode,
     out: &mut Vec<Placement>,
 ) {
     out.clear();
-    match mode {
-        MoveMode::Drop => drop_placements(rules, board, piece, out),
-        MoveMode::Reach => reach_placements(rules, board, piece, out),
+    if mode == MoveMode::Drop && rules.spawn_rule == SpawnRule::AboveCentred {
+        // The spawn is above an untouched field: every column is reachable and
+        // a drop lands on the column heights.
+        drop_placements(rules, board, piece, out);
+    } else {
+        search(rules, board, piece, spawn_rotation, mode, false, out);
     }
+}
+
+/// Like [`placements`], plus the positions on the way that are not resting
+/// but complete at least one row (for games where a piece locks wherever
+/// its moves end).
+pub fn placements_with_floats(
+    rules: &Rules,
+    board: &Board,
+    piece: Piece,
+    spawn_rotation: usize,
+    mode: MoveMode,
+    out: &mut Vec<Placement>,
+) {
+    out.clear();
+    search(rules, board, piece, spawn_rotation, mode, true, out);
 }
 
 fn drop_placements(rules: &Rules, board: &Board, piece: Piece, out: &mut Vec<Placement>) {
@@ -153,8 +177,19 @@ fn close_row(rotation: Rotation, free: &[u32; 4], reach: &mut [u32; 4]) {
     }
 }
 
-fn reach_placements(rules: &Rules, board: &Board, piece: Piece, out: &mut Vec<Placement>) {
-    let (r0, px0, py0) = rules.spawn(piece, board.width(), board.height());
+/// Flood fill over pivot rows, top down. At the spawn row the piece may
+/// shift and turn freely; below it, `Reach` keeps shifting and turning while
+/// `Drop` only falls.
+fn search(
+    rules: &Rules,
+    board: &Board,
+    piece: Piece,
+    r0: usize,
+    mode: MoveMode,
+    float: bool,
+    out: &mut Vec<Placement>,
+) {
+    let (px0, py0) = rules.spawn(piece, r0, board.width(), board.height());
     let free_at =
         |py: i32| -> [u32; 4] { std::array::from_fn(|r| free_mask(rules, board, piece, r, py)) };
     let spawn_free = free_at(py0);
@@ -165,6 +200,10 @@ fn reach_placements(rules: &Rules, board: &Board, piece: Piece, out: &mut Vec<Pl
     let mut reach = [0u32; 4];
     reach[r0] = spawn_bit;
     close_row(rules.rotation, &spawn_free, &mut reach);
+    if mode == MoveMode::Drop && !float {
+        straight_drops(rules, board, piece, py0, &reach, out);
+        return;
+    }
 
     // Above the stack the rows are empty, so nothing changes while falling
     // through them: jump to the lowest pivot row still clear of the stack.
@@ -172,35 +211,94 @@ fn reach_placements(rules: &Rules, board: &Board, piece: Piece, out: &mut Vec<Pl
         .map(|r| i32::from(rules.shape(piece, r).min_dy))
         .min()
         .unwrap_or(0);
-    let py = (board.stack_height() as i32 - lowest_dy).min(py0);
+    let clear_py = board.stack_height() as i32 - lowest_dy;
+    let mut py = clear_py.min(py0);
+    let skipped = reach;
 
-    // Resting masks, indexed by canonical rotation and bounding-box row.
-    // Below the floor every free mask is empty, so the loop ends there.
+    // Masks indexed by canonical rotation and bounding-box row; `seen` keeps
+    // every reachable position for the floating check.
     let mut rest = [[0u32; PY_SLOTS]; 4];
-    let mut py = py;
+    let mut seen = [[0u32; PY_SLOTS]; 4];
+    // Below the floor every free mask is empty, so the loop ends there.
     while reach.iter().any(|&m| m != 0) {
         let below = free_at(py - 1);
         for r in 0..4 {
+            if float && reach[r] != 0 {
+                let (c, row, cols) = to_box(rules, piece, r, py, reach[r]);
+                seen[c][row] |= cols;
+            }
             let resting = reach[r] & !below[r];
-            if resting == 0 {
-                continue;
+            if resting != 0 {
+                let (c, row, cols) = to_box(rules, piece, r, py, resting);
+                if lock_allowed(rules, board, piece, r, row) {
+                    rest[c][row] |= cols;
+                }
             }
-            let shape = rules.shape(piece, r);
-            let row = py + i32::from(shape.min_dy);
-            if row + i32::from(shape.height) > board.height() as i32 {
-                continue; // would lock above the visible field
-            }
-            // bit px + PX_OFFSET -> bit col = px + min_dx
-            let cols = resting >> (PX_OFFSET - i32::from(shape.min_dx));
-            rest[rules.canonical(piece, r)][row as usize] |= cols;
         }
         for r in 0..4 {
             reach[r] &= below[r];
         }
         py -= 1;
-        close_row(rules.rotation, &below, &mut reach);
+        if mode == MoveMode::Reach {
+            close_row(rules.rotation, &below, &mut reach);
+        }
     }
+    if float {
+        add_floating_clears(
+            rules,
+            board,
+            piece,
+            (clear_py, py0, &skipped),
+            &seen,
+            &mut rest,
+        );
+    }
+    emit(rules, piece, &rest, out);
+}
 
+/// Drops every spawn-row position straight down. Where the piece at the
+/// spawn row is above all its columns' tops it lands on the column heights,
+/// the cheap case; otherwise (a stack reaching the spawn rows, with gaps
+/// under overhangs) it falls row by row.
+fn straight_drops(
+    rules: &Rules,
+    board: &Board,
+    piece: Piece,
+    py0: i32,
+    spawn: &[u32; 4],
+    out: &mut Vec<Placement>,
+) {
+    let heights = board.column_heights();
+    let mut rest = [[0u32; PY_SLOTS]; 4];
+    for (r, &mask) in spawn.iter().enumerate() {
+        let shape = rules.shape(piece, r);
+        let spawn_row = py0 + i32::from(shape.min_dy);
+        let mut bits = mask >> (PX_OFFSET - i32::from(shape.min_dx)); // bit col
+        while bits != 0 {
+            let col = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let above_tops = (0..shape.width as usize)
+                .all(|c| i32::from(heights[col + c]) <= spawn_row + i32::from(shape.bottom[c]));
+            let row = if above_tops {
+                Board::drop_row(shape, col, &heights) as i32
+            } else {
+                let mut row = spawn_row;
+                while board.fits(shape, col as i32, row - 1) {
+                    row -= 1;
+                }
+                row
+            };
+            if lock_allowed(rules, board, piece, r, row as usize) {
+                rest[rules.canonical(piece, r)][row as usize] |= 1 << col;
+            }
+        }
+    }
+    emit(rules, piece, &rest, out);
+}
+
+/// Appends the placements marked in `rest` (canonical rotation, box row,
+/// column bits).
+fn emit(rules: &Rules, piece: Piece, rest: &[[u32; PY_SLOTS]; 4], out: &mut Vec<Placement>) {
     for r in rules.distinct_rotations(piece) {
         for (row, &mask) in rest[r].iter().enumerate() {
             let mut m = mask;
@@ -217,6 +315,197 @@ fn reach_placements(rules: &Rules, board: &Board, piece: Piece, out: &mut Vec<Pl
     }
 }
 
+/// Converts pivot-indexed bits at pivot row `py` in state `r` to the
+/// canonical state, bounding-box row and column bits.
+#[inline]
+fn to_box(rules: &Rules, piece: Piece, r: usize, py: i32, bits: u32) -> (usize, usize, u32) {
+    let shape = rules.shape(piece, r);
+    let row = py + i32::from(shape.min_dy);
+    // bit px + PX_OFFSET -> bit col = px + min_dx
+    let cols = bits >> (PX_OFFSET - i32::from(shape.min_dx));
+    (rules.canonical(piece, r), row.max(0) as usize, cols)
+}
+
+/// Whether state `r` may lock with its box bottom at `row`.
+#[inline]
+fn lock_allowed(rules: &Rules, board: &Board, piece: Piece, r: usize, row: usize) -> bool {
+    rules.above_top == AboveTop::Vanish
+        || row + rules.shape(piece, r).height as usize <= board.height()
+}
+
+/// Adds the reachable positions that complete a row. A row with gap mask `g`
+/// is completed by box row `j` of a shape exactly when `g` is that row's mask
+/// shifted, which fixes the column: few candidates, each checked against the
+/// reachable set (`seen`, or for the rows skipped above the stack, the spawn
+/// closure).
+fn add_floating_clears(
+    rules: &Rules,
+    board: &Board,
+    piece: Piece,
+    (clear_py, py0, skipped): (i32, i32, &[u32; 4]),
+    seen: &[[u32; PY_SLOTS]; 4],
+    rest: &mut [[u32; PY_SLOTS]; 4],
+) {
+    let full = board.full_row();
+    for y in 0..board.stack_height().min(board.height()) {
+        let gap = full & !board.row(y);
+        if gap == 0 || gap.count_ones() > 4 {
+            continue;
+        }
+        for (r, &spawn_closure) in skipped.iter().enumerate() {
+            let shape = rules.shape(piece, r);
+            for j in 0..shape.height as usize {
+                let m = shape.rows[j];
+                let shift = gap.trailing_zeros() as i32 - m.trailing_zeros() as i32;
+                if shift < 0 || m << shift != gap || y < j {
+                    continue;
+                }
+                let (row, col) = (y - j, shift as u32);
+                let py = row as i32 - i32::from(shape.min_dy);
+                let px_bit = 1u32 << (col as i32 - i32::from(shape.min_dx) + PX_OFFSET);
+                let c = rules.canonical(piece, r);
+                let reachable = if py > clear_py && py <= py0 {
+                    spawn_closure & px_bit != 0
+                } else {
+                    seen[c][row] >> col & 1 == 1
+                };
+                if reachable && lock_allowed(rules, board, piece, r, row) {
+                    rest[c][row] |= 1 << col;
+                }
+            }
+        }
+    }
+}
+
+/// One step of a piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    Left,
+    Right,
+    Down,
+    /// To the next rotation state.
+    Clockwise,
+    /// To the previous rotation state (only where the rules allow it).
+    CounterClockwise,
+}
+
+/// Where `ops` leave the piece, starting from the spawn; like the games, an
+/// illegal step is ignored. `None` if the spawn itself is blocked.
+pub fn follow(
+    rules: &Rules,
+    board: &Board,
+    piece: Piece,
+    spawn_rotation: usize,
+    ops: impl IntoIterator<Item = Op>,
+) -> Option<Placement> {
+    let fits = |r: usize, px: i32, py: i32| {
+        rules
+            .shape(piece, r)
+            .cells
+            .iter()
+            .all(|&(dx, dy)| !board.filled(px + i32::from(dx), py + i32::from(dy)))
+    };
+    let (mut px, mut py) = rules.spawn(piece, spawn_rotation, board.width(), board.height());
+    let mut r = spawn_rotation;
+    if !fits(r, px, py) {
+        return None;
+    }
+    for op in ops {
+        let (nr, nx, ny) = match op {
+            Op::Left => (r, px - 1, py),
+            Op::Right => (r, px + 1, py),
+            Op::Down => (r, px, py - 1),
+            Op::Clockwise => ((r + 1) % 4, px, py),
+            Op::CounterClockwise => ((r + 3) % 4, px, py),
+        };
+        if fits(nr, nx, ny) {
+            (r, px, py) = (nr, nx, ny);
+        }
+    }
+    let shape = rules.shape(piece, r);
+    Some(Placement {
+        rotation: rules.canonical(piece, r) as u8,
+        col: (px + i32::from(shape.min_dx)) as u8,
+        row: (py + i32::from(shape.min_dy)) as u8,
+    })
+}
+
+/// A piece's state: rotation, pivot x, pivot y.
+type State = (usize, i32, i32);
+
+/// A shortest sequence of steps from the spawn to `target` (which the piece
+/// then locks in), or `None` if it cannot be reached. `Drop` paths shift and
+/// turn only on the spawn row. Plain breadth-first search over pivot
+/// positions: it runs once per chosen placement, not in the search loop.
+pub fn path(
+    rules: &Rules,
+    board: &Board,
+    piece: Piece,
+    spawn_rotation: usize,
+    mode: MoveMode,
+    target: Placement,
+) -> Option<Vec<Op>> {
+    let fits = |r: usize, px: i32, py: i32| {
+        rules
+            .shape(piece, r)
+            .cells
+            .iter()
+            .all(|&(dx, dy)| !board.filled(px + i32::from(dx), py + i32::from(dy)))
+    };
+    let is_target = |r: usize, px: i32, py: i32| {
+        let shape = rules.shape(piece, r);
+        rules.canonical(piece, r) == target.rotation as usize
+            && px + i32::from(shape.min_dx) == i32::from(target.col)
+            && py + i32::from(shape.min_dy) == i32::from(target.row)
+    };
+    let (px0, py0) = rules.spawn(piece, spawn_rotation, board.width(), board.height());
+    let start = (spawn_rotation, px0, py0);
+    if !fits(start.0, start.1, start.2) {
+        return None;
+    }
+    // States (rotation, pivot x, pivot y) index a flat array of parents;
+    // every legal pivot lies within PX_OFFSET / PY_OFFSET of the board.
+    let xs = board.width() as i32 + 2 * PX_OFFSET + 1;
+    let ys = ROWS as i32 + 2 * PY_OFFSET;
+    let index = |(r, px, py): (usize, i32, i32)| {
+        ((r as i32 * ys + py + PY_OFFSET) * xs + px + PX_OFFSET) as usize
+    };
+    let mut parent: Vec<Option<(State, Op)>> = vec![None; (4 * xs * ys) as usize];
+    let mut queue = VecDeque::from([start]);
+    let mut found = None;
+    while let Some(state @ (r, px, py)) = queue.pop_front() {
+        if is_target(r, px, py) {
+            found = Some(state);
+            break;
+        }
+        let on_spawn_row = py == py0;
+        let mut steps = vec![(Op::Down, (r, px, py - 1))];
+        if mode == MoveMode::Reach || on_spawn_row {
+            steps.push((Op::Left, (r, px - 1, py)));
+            steps.push((Op::Right, (r, px + 1, py)));
+            steps.push((Op::Clockwise, ((r + 1) % 4, px, py)));
+            if rules.rotation == Rotation::Both {
+                steps.push((Op::CounterClockwise, ((r + 3) % 4, px, py)));
+            }
+        }
+        for (op, next) in steps {
+            if next != start && fits(next.0, next.1, next.2) && parent[index(next)].is_none() {
+                parent[index(next)] = Some((state, op));
+                queue.push_back(next);
+            }
+        }
+    }
+    let mut state = found?;
+    let mut ops = Vec::new();
+    while state != start {
+        let (prev, op) = parent[index(state)].expect("visited states have parents");
+        ops.push(op);
+        state = prev;
+    }
+    ops.reverse();
+    Some(ops)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,8 +513,16 @@ mod tests {
     use std::collections::{BTreeSet, HashSet, VecDeque};
 
     /// Obviously-correct reference: breadth-first search over single steps,
-    /// testing every cell.
-    fn naive_reach(rules: &Rules, board: &Board, piece: Piece) -> BTreeSet<Placement> {
+    /// testing every cell. `Drop` shifts and turns only on the spawn row;
+    /// `float` also keeps non-resting positions that complete a row.
+    fn naive(
+        rules: &Rules,
+        board: &Board,
+        piece: Piece,
+        r0: usize,
+        mode: MoveMode,
+        float: bool,
+    ) -> BTreeSet<Placement> {
         let fits = |r: usize, px: i32, py: i32| {
             rules
                 .shape(piece, r)
@@ -233,7 +530,21 @@ mod tests {
                 .iter()
                 .all(|&(dx, dy)| !board.filled(px + i32::from(dx), py + i32::from(dy)))
         };
-        let start = rules.spawn(piece, board.width(), board.height());
+        let completes_a_row = |r: usize, px: i32, py: i32| {
+            let cells: Vec<(i32, i32)> = rules
+                .shape(piece, r)
+                .cells
+                .iter()
+                .map(|&(dx, dy)| (px + i32::from(dx), py + i32::from(dy)))
+                .collect();
+            cells.iter().any(|&(_, y)| {
+                y < board.height() as i32
+                    && (0..board.width() as i32)
+                        .all(|x| board.filled(x, y) || cells.contains(&(x, y)))
+            })
+        };
+        let (px, py) = rules.spawn(piece, r0, board.width(), board.height());
+        let start = (r0, px, py);
         let mut seen = HashSet::new();
         let mut queue = VecDeque::new();
         let mut out = BTreeSet::new();
@@ -243,24 +554,23 @@ mod tests {
         seen.insert(start);
         queue.push_back(start);
         while let Some((r, px, py)) = queue.pop_front() {
-            let mut next = vec![
-                (r, px - 1, py),
-                (r, px + 1, py),
-                (r, px, py - 1),
-                ((r + 1) % 4, px, py),
-            ];
-            if rules.rotation == Rotation::Both {
-                next.push(((r + 3) % 4, px, py));
+            let mut next = vec![(r, px, py - 1)];
+            if mode == MoveMode::Reach || py == start.2 {
+                next.extend([(r, px - 1, py), (r, px + 1, py), ((r + 1) % 4, px, py)]);
+                if rules.rotation == Rotation::Both {
+                    next.push(((r + 3) % 4, px, py));
+                }
             }
             for s in next {
                 if fits(s.0, s.1, s.2) && seen.insert(s) {
                     queue.push_back(s);
                 }
             }
-            if !fits(r, px, py - 1) {
+            if !fits(r, px, py - 1) || (float && completes_a_row(r, px, py)) {
                 let shape = rules.shape(piece, r);
                 let row = py + i32::from(shape.min_dy);
-                if row + i32::from(shape.height) <= board.height() as i32 {
+                let in_field = row + i32::from(shape.height) <= board.height() as i32;
+                if in_field || rules.above_top == AboveTop::Vanish {
                     out.insert(Placement {
                         rotation: rules.canonical(piece, r) as u8,
                         col: (px + i32::from(shape.min_dx)) as u8,
@@ -309,7 +619,7 @@ mod tests {
         let counts: Vec<usize> = Piece::ALL
             .iter()
             .map(|&p| {
-                placements(&rules, &b, p, MoveMode::Drop, &mut out);
+                placements(&rules, &b, p, 0, MoveMode::Drop, &mut out);
                 out.len()
             })
             .collect();
@@ -332,8 +642,8 @@ mod tests {
         .unwrap();
         let mut drop = Vec::new();
         let mut reach = Vec::new();
-        placements(&rules, &b, Piece::O, MoveMode::Drop, &mut drop);
-        placements(&rules, &b, Piece::O, MoveMode::Reach, &mut reach);
+        placements(&rules, &b, Piece::O, 0, MoveMode::Drop, &mut drop);
+        placements(&rules, &b, Piece::O, 0, MoveMode::Reach, &mut reach);
         let tuck = Placement {
             rotation: 0,
             col: 4,
@@ -361,16 +671,50 @@ mod tests {
             let board = random_board(width, height, &cols, &noise);
             let piece = Piece::from_index(piece);
             let mut fast = Vec::new();
-            placements(&rules, &board, piece, MoveMode::Reach, &mut fast);
+            placements(&rules, &board, piece, 0, MoveMode::Reach, &mut fast);
             let fast_set: BTreeSet<Placement> = fast.iter().copied().collect();
             prop_assert_eq!(fast_set.len(), fast.len(), "duplicates in reach output");
-            prop_assert_eq!(&fast_set, &naive_reach(&rules, &board, piece));
+            prop_assert_eq!(&fast_set, &naive(&rules, &board, piece, 0, MoveMode::Reach, false));
             if !cw_only {
                 let mut drop = Vec::new();
-                placements(&rules, &board, piece, MoveMode::Drop, &mut drop);
+                placements(&rules, &board, piece, 0, MoveMode::Drop, &mut drop);
                 for p in drop {
                     prop_assert!(fast_set.contains(&p), "drop placement {:?} not reachable", p);
                 }
+            }
+        }
+        /// Geek rules (spawn inside the field, clockwise turns only, cells
+        /// above the top vanish), any spawn state, both modes, with and
+        /// without floating placements; and every placement's path replays
+        /// to it.
+        #[test]
+        fn geek_moves_match_naive_bfs_and_paths_replay(
+            cols in prop::collection::vec(any::<u8>(), 1..16),
+            noise in prop::collection::vec(any::<u16>(), 1..8),
+            tall in any::<bool>(),
+            piece in 0usize..7,
+            r0 in 0usize..4,
+            reach in any::<bool>(),
+            float in any::<bool>(),
+        ) {
+            let rules = Rules::geek();
+            // Tall stacks reach the spawn row, where the spawn closure matters.
+            let height = if tall { 8 } else { 20 };
+            let board = random_board(10, height, &cols, &noise);
+            let piece = Piece::from_index(piece);
+            let mode = if reach { MoveMode::Reach } else { MoveMode::Drop };
+            let mut fast = Vec::new();
+            if float {
+                placements_with_floats(&rules, &board, piece, r0, mode, &mut fast);
+            } else {
+                placements(&rules, &board, piece, r0, mode, &mut fast);
+            }
+            let fast_set: BTreeSet<Placement> = fast.iter().copied().collect();
+            prop_assert_eq!(fast_set.len(), fast.len(), "duplicates");
+            prop_assert_eq!(&fast_set, &naive(&rules, &board, piece, r0, mode, float));
+            for &p in fast.iter().take(6) {
+                let ops = path(&rules, &board, piece, r0, mode, p).expect("reachable");
+                prop_assert_eq!(follow(&rules, &board, piece, r0, ops), Some(p));
             }
         }
     }

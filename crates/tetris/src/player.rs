@@ -60,7 +60,7 @@ impl Player {
         next: Option<Piece>,
     ) -> Option<Placement> {
         let mut first = std::mem::take(&mut self.first);
-        movegen::placements(&self.rules, board, piece, self.mode, &mut first);
+        movegen::placements(&self.rules, board, piece, 0, self.mode, &mut first);
         let top = board.stack_height();
         let mut best: Option<(f64, Placement)> = None;
         for &p in &first {
@@ -128,7 +128,7 @@ impl Player {
         }
         let own_value = self.weights.value(&own);
         let mut second = std::mem::take(&mut self.second);
-        movegen::placements(&self.rules, &after, next, self.mode, &mut second);
+        movegen::placements(&self.rules, &after, next, 0, self.mode, &mut second);
         let top = after.stack_height();
         let best_next = second
             .iter()
@@ -236,7 +236,7 @@ mod tests {
             .map(|&f| weights.get(f) * v.get(f))
             .sum();
             let mut seconds = Vec::new();
-            movegen::placements(&rules, &after, Piece::Z, MoveMode::Drop, &mut seconds);
+            movegen::placements(&rules, &after, Piece::Z, 0, MoveMode::Drop, &mut seconds);
             let best = seconds
                 .iter()
                 .map(|q| {
@@ -256,7 +256,7 @@ mod tests {
             own + best
         };
         let mut firsts = Vec::new();
-        movegen::placements(&rules, &board, Piece::S, MoveMode::Drop, &mut firsts);
+        movegen::placements(&rules, &board, Piece::S, 0, MoveMode::Drop, &mut firsts);
         let best_total = firsts
             .iter()
             .map(|&p| pair_total(p))

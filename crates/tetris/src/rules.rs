@@ -94,6 +94,26 @@ pub enum Rotation {
     ClockwiseOnly,
 }
 
+/// Where pieces appear.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpawnRule {
+    /// Bounding box centred (left of centre when it cannot be), lowest cell on
+    /// the first row above the visible field: the field below is never in the way.
+    AboveCentred,
+    /// Pivot at column `x`, `from_top` rows below the top visible row: the
+    /// stack can block the spawn and the moves near it.
+    At { x: i32, from_top: i32 },
+}
+
+/// What happens to cells of a piece that locks above the visible field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AboveTop {
+    /// Such a lock is not allowed (classic: the game is lost instead).
+    Illegal,
+    /// The lock is allowed and those cells vanish.
+    Vanish,
+}
+
 /// A complete rule set.
 #[derive(Clone, Debug)]
 pub struct Rules {
@@ -103,6 +123,8 @@ pub struct Rules {
     /// translation: placements are deduplicated through it.
     canonical: [[u8; 4]; 7],
     pub rotation: Rotation,
+    pub spawn_rule: SpawnRule,
+    pub above_top: AboveTop,
 }
 
 /// Clockwise quarter turn about the pivot, `y` up.
@@ -134,7 +156,13 @@ const fn two_states(c: Cells) -> [Shape; 4] {
 
 impl Rules {
     /// Builds a rule set from shape tables (indexed by [`Piece::index`]).
-    pub fn new(name: &'static str, shapes: [[Shape; 4]; 7], rotation: Rotation) -> Rules {
+    pub fn new(
+        name: &'static str,
+        shapes: [[Shape; 4]; 7],
+        rotation: Rotation,
+        spawn_rule: SpawnRule,
+        above_top: AboveTop,
+    ) -> Rules {
         let mut canonical = [[0u8; 4]; 7];
         for (p, states) in shapes.iter().enumerate() {
             for r in 0..4 {
@@ -148,6 +176,8 @@ impl Rules {
             shapes,
             canonical,
             rotation,
+            spawn_rule,
+            above_top,
         }
     }
 
@@ -163,7 +193,62 @@ impl Rules {
         let z = two_states([(-1, 0), (0, 0), (0, -1), (1, -1)]);
         let j = four_states([(-1, 0), (0, 0), (1, 0), (1, -1)]);
         let l = four_states([(-1, 0), (0, 0), (1, 0), (-1, -1)]);
-        Rules::new("classic", [i, [o; 4], t, s, z, j, l], Rotation::Both)
+        Rules::new(
+            "classic",
+            [i, [o; 4], t, s, z, j, l],
+            Rotation::Both,
+            SpawnRule::AboveCentred,
+            AboveTop::Illegal,
+        )
+    }
+
+    /// The 2021 Tencent Geek Challenge game ("鹅罗斯方块"), from its published
+    /// source: pieces spawn with their centre at column 4 of the top row, in
+    /// the rotation state given by their index in the sequence; `C` turns to
+    /// the next state about the centre without kicks; cells locked above the
+    /// field vanish. The shape tables are the game's, with `y` flipped to
+    /// point up.
+    pub fn geek() -> Rules {
+        let flip = |c: Cells| -> Shape { Shape::new(c.map(|(x, y)| (x, -y))) };
+        let states = |a: Cells, b: Cells, c: Cells, d: Cells| [flip(a), flip(b), flip(c), flip(d)];
+        let i0 = [(0, 0), (0, -1), (0, -2), (0, 1)];
+        let i1 = [(0, 0), (1, 0), (2, 0), (-1, 0)];
+        let s0 = [(0, 0), (0, -1), (1, -1), (-1, 0)];
+        let s1 = [(0, 0), (-1, 0), (-1, -1), (0, 1)];
+        let z0 = [(0, 0), (0, -1), (1, 0), (-1, -1)];
+        let z1 = [(0, 0), (0, -1), (-1, 1), (-1, 0)];
+        let o = [(0, 0), (0, -1), (1, -1), (1, 0)];
+        let shapes = [
+            states(i0, i1, i0, i1),
+            states(o, o, o, o),
+            states(
+                [(0, 0), (1, 0), (0, 1), (-1, 0)],
+                [(0, 0), (0, -1), (0, 1), (-1, 0)],
+                [(0, 0), (0, -1), (1, 0), (-1, 0)],
+                [(0, 0), (0, -1), (1, 0), (0, 1)],
+            ),
+            states(s0, s1, s0, s1),
+            states(z0, z1, z0, z1),
+            states(
+                [(0, 0), (0, -1), (0, -2), (-1, 0)],
+                [(0, 0), (0, -1), (1, 0), (2, 0)],
+                [(0, 0), (1, 0), (0, 1), (0, 2)],
+                [(0, 0), (-1, 0), (-2, 0), (0, 1)],
+            ),
+            states(
+                [(0, 0), (0, -1), (0, -2), (1, 0)],
+                [(0, 0), (1, 0), (2, 0), (0, 1)],
+                [(0, 0), (-1, 0), (0, 1), (0, 2)],
+                [(0, 0), (0, -1), (-1, 0), (-2, 0)],
+            ),
+        ];
+        Rules::new(
+            "geek",
+            shapes,
+            Rotation::ClockwiseOnly,
+            SpawnRule::At { x: 4, from_top: 0 },
+            AboveTop::Vanish,
+        )
     }
 
     #[inline]
@@ -182,17 +267,20 @@ impl Rules {
         self.canonical[piece.index()][rotation] as usize
     }
 
-    /// Spawn state `(rotation, pivot x, pivot y)` on a board of the given size:
-    /// rotation 0, bounding box centred (left of centre when it cannot be),
-    /// lowest cell on the first row above the visible field.
-    pub fn spawn(&self, piece: Piece, width: usize, height: usize) -> (usize, i32, i32) {
-        let shape = self.shape(piece, 0);
-        let col = (width as i32 - i32::from(shape.width)) / 2;
-        (
-            0,
-            col - i32::from(shape.min_dx),
-            height as i32 - i32::from(shape.min_dy),
-        )
+    /// The spawn pivot `(x, y)` of `piece` appearing in rotation state
+    /// `rotation` (0 in classic games; the game decides, see [`SpawnRule`]).
+    pub fn spawn(&self, piece: Piece, rotation: usize, width: usize, height: usize) -> (i32, i32) {
+        match self.spawn_rule {
+            SpawnRule::AboveCentred => {
+                let shape = self.shape(piece, rotation);
+                let col = (width as i32 - i32::from(shape.width)) / 2;
+                (
+                    col - i32::from(shape.min_dx),
+                    height as i32 - i32::from(shape.min_dy),
+                )
+            }
+            SpawnRule::At { x, from_top } => (x, height as i32 - 1 - from_top),
+        }
     }
 }
 

@@ -11,6 +11,7 @@ use crate::movegen::MoveMode;
 use crate::player::Player;
 use crate::rules::Rules;
 use crate::source::Randomizer;
+use arcade_core::checkpoint::{self, CheckpointError};
 use arcade_core::derive_seed;
 use arcade_core::optim::{
     Cem, CemConfig, ConfigError, De, DeConfig, Generation, Optimizer, Pso, PsoConfig,
@@ -18,7 +19,6 @@ use arcade_core::optim::{
 use arcade_core::progress::Progress;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-use thiserror::Error;
 
 /// Feature presets for `--features`: the features a built-in weight set
 /// uses (`dellacherie`, `bcts`, ...), or `all`.
@@ -118,6 +118,11 @@ pub struct Start {
     pub spread: f64,
     /// Candidates per generation; `None` for the method's default.
     pub population: Option<usize>,
+    /// CEM only: variance added after each generation, decreasing linearly
+    /// to zero at `noise.1` generations. `None` keeps Szita & Lőrincz's
+    /// max(5 − t/10, 0), which suits weights of order 10; searches over a
+    /// smaller scale need it scaled down or the noise swamps the signal.
+    pub noise: Option<(f64, usize)>,
     pub seed: u64,
 }
 
@@ -131,6 +136,10 @@ pub fn new_optimizer(start: &Start) -> Result<Optimizer, ConfigError> {
             let mut cfg = CemConfig::new(start.init.clone(), start.seed);
             cfg.initial_std = start.spread;
             cfg.population = start.population.unwrap_or(cfg.population);
+            if let Some((noise, generations)) = start.noise {
+                cfg.noise_start = noise;
+                cfg.noise_decay = noise / generations.max(1) as f64;
+            }
             cfg.validate()?;
             Optimizer::Cem(Cem::new(cfg))
         }
@@ -147,28 +156,6 @@ pub fn new_optimizer(start: &Start) -> Result<Optimizer, ConfigError> {
             Optimizer::Pso(Pso::new(cfg))
         }
     })
-}
-
-#[derive(Debug, Error)]
-pub enum CheckpointError {
-    #[error("{path}: cannot read checkpoint: {source}")]
-    Read {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{path}: not a tuning checkpoint: {source}")]
-    Parse {
-        path: String,
-        #[source]
-        source: serde_json::Error,
-    },
-    #[error("{path}: cannot write checkpoint: {source}")]
-    Write {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
 }
 
 /// A tuning run: setup, optimizer state and the history so far.
@@ -215,28 +202,13 @@ impl Checkpoint {
         self.setup.weights(name, &self.optimizer.recommendation())
     }
 
-    /// Writes atomically (temporary file, then rename), so a run killed
-    /// mid-write leaves the previous checkpoint intact.
+    /// Writes atomically: a run killed mid-write keeps the previous file.
     pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
-        let err = |source| CheckpointError::Write {
-            path: path.display().to_string(),
-            source,
-        };
-        let tmp = path.with_extension("tmp");
-        let text = serde_json::to_string(self).expect("checkpoint serialises");
-        std::fs::write(&tmp, text).map_err(err)?;
-        std::fs::rename(&tmp, path).map_err(err)
+        checkpoint::save(self, path)
     }
 
     pub fn load(path: &Path) -> Result<Checkpoint, CheckpointError> {
-        let text = std::fs::read_to_string(path).map_err(|source| CheckpointError::Read {
-            path: path.display().to_string(),
-            source,
-        })?;
-        serde_json::from_str(&text).map_err(|source| CheckpointError::Parse {
-            path: path.display().to_string(),
-            source,
-        })
+        checkpoint::load(path)
     }
 }
 
@@ -280,6 +252,7 @@ mod tests {
             init: vec![0.0; 6],
             spread: 5.0,
             population: Some(10),
+            noise: None,
             seed: 4,
         };
         let mut straight = Checkpoint::new(setup(), &start, 4).unwrap();

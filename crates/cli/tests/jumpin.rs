@@ -1,0 +1,247 @@
+//! End-to-end checks of `arcade jumpin`: JSON keys, human output, one-line
+//! errors with exit status 2, and that what `hardest` and `generate` print
+//! solves back to the move counts they claim.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn arcade(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arcade"))
+        .args(args)
+        .output()
+        .expect("run arcade")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "failed: {}", stderr(o));
+    serde_json::from_slice(&o.stdout).expect("stdout is one JSON object")
+}
+
+/// A file holding `text` for the length of one test.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, text: &str) -> TempFile {
+        let path =
+            std::env::temp_dir().join(format!("arcade-jumpin-{}-{name}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        TempFile(path)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Bad input: exit status 2 and exactly one line naming the problem.
+fn assert_bad_input(args: &[&str], expected: &str) {
+    let o = arcade(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?} printed:\n{err}"
+    );
+    assert!(err.contains(expected), "{args:?} printed:\n{err}");
+}
+
+/// The optimal move count `solve` reports for a code.
+fn solve_code(code: &str) -> Option<u64> {
+    json(&arcade(&["jumpin", "solve", "--code", code, "--json"]))["moves"].as_u64()
+}
+
+#[test]
+fn solve_json_has_the_documented_keys() {
+    let v = json(&arcade(&[
+        "jumpin",
+        "solve",
+        "--code",
+        "C42B12G02M132434",
+        "--json",
+    ]));
+    assert_eq!(v["moves"], 9);
+    assert_eq!(v["solvable"], true);
+    let solution = v["solution"].as_array().unwrap();
+    assert_eq!(solution.len(), 9);
+    for step in solution {
+        assert!(["rabbit", "fox"].contains(&step["piece"].as_str().unwrap()));
+        assert_eq!(step["from"].as_array().unwrap().len(), 2);
+        assert_eq!(step["to"].as_array().unwrap().len(), 2);
+    }
+    assert!(v["states_explored"].as_u64().unwrap() > 9);
+    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+    assert_eq!(v["start"]["code"], "C02B12G42M132434");
+}
+
+#[test]
+fn solve_prints_each_move_and_the_board_after_it() {
+    let file = TempFile::new("board.txt", ".XR..\n.....\n.....\n.....\n.....\n");
+    let o = arcade(&["jumpin", "solve", file.path()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("Shortest solution: 1 moves"), "{text}");
+    assert!(text.contains("1. rabbit (2,0) -> (0,0)\nRX...\n"), "{text}");
+}
+
+#[test]
+fn no_solution_is_an_answer() {
+    let o = arcade(&["jumpin", "solve", "--code", "C11M22"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("No solution"));
+    let v = json(&arcade(&["jumpin", "solve", "--code", "C11M22", "--json"]));
+    assert_eq!(v["solvable"], false);
+    assert!(v["moves"].is_null());
+}
+
+#[test]
+fn malformed_puzzles_exit_2_with_one_line() {
+    let long = TempFile::new("long.txt", "R....\n......\n.....\n.....\n.....\n");
+    assert_bad_input(
+        &["jumpin", "solve", long.path()],
+        "long.txt: line 2: expected 5 cells, found 6",
+    );
+    let odd = TempFile::new("odd.txt", "R....\n.FF..\n.FF..\n.....\n.....\n");
+    assert_bad_input(
+        &["jumpin", "solve", odd.path()],
+        "line 2, column 2: fox cells pair up in more than one way",
+    );
+    let unknown = TempFile::new("unknown.txt", "R....\n.....\n..o..\n.....\n.....\n");
+    assert_bad_input(
+        &["jumpin", "solve", unknown.path()],
+        "line 3, column 3: unknown character 'o'",
+    );
+    assert_bad_input(
+        &["jumpin", "solve", "--code", "C31M31"],
+        "position 5: mushroom overlaps another piece at 31",
+    );
+    assert_bad_input(
+        &["jumpin", "solve", "--code", "C31FN04"],
+        "position 5: fox N04 leaves the board",
+    );
+    assert_bad_input(
+        &["jumpin", "solve", "/no/such/board.txt"],
+        "cannot read /no/such/board.txt",
+    );
+    assert_bad_input(
+        &["jumpin", "hardest", "--foxes", "5"],
+        "--foxes must be 0 to 3, not 5",
+    );
+    assert_bad_input(
+        &["jumpin", "generate", "--moves", "0"],
+        "--moves must be at least 1",
+    );
+}
+
+#[test]
+fn hardest_reports_positions_that_solve_to_the_claimed_length() {
+    let v = json(&arcade(&[
+        "jumpin",
+        "hardest",
+        "--rabbits",
+        "2",
+        "--foxes",
+        "1",
+        "--mushrooms",
+        "2",
+        "--top",
+        "3",
+        "--json",
+    ]));
+    let max = v["max_moves"].as_u64().unwrap();
+    let hardest = v["hardest"].as_array().unwrap();
+    assert_eq!(hardest.len(), 3);
+    assert_eq!(hardest[0]["moves"].as_u64(), Some(max));
+    for h in hardest {
+        assert_eq!(solve_code(h["code"].as_str().unwrap()), h["moves"].as_u64());
+        assert_eq!(h["board"].as_array().unwrap().len(), 5);
+    }
+    let counts: Vec<u64> = ["solvable", "unsolvable", "solved"]
+        .iter()
+        .map(|k| v[k].as_u64().unwrap())
+        .collect();
+    assert_eq!(counts.iter().sum::<u64>(), v["positions"].as_u64().unwrap());
+    let histogram: Vec<u64> = v["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    assert_eq!(histogram.len() as u64, max + 1);
+    assert_eq!(histogram[0], counts[2]);
+}
+
+#[test]
+fn generate_is_seeded_and_exact() {
+    let args = [
+        "jumpin",
+        "generate",
+        "--moves",
+        "12",
+        "--rabbits",
+        "2",
+        "--foxes",
+        "1",
+        "--seed",
+        "5",
+        "--json",
+    ];
+    let a = json(&arcade(&args));
+    let b = json(&arcade(&args));
+    assert_eq!(a["code"], b["code"]);
+    assert_eq!(a["exact"], true);
+    assert_eq!(solve_code(a["code"].as_str().unwrap()), Some(12));
+    let far = arcade(&[
+        "jumpin",
+        "generate",
+        "--moves",
+        "99",
+        "--rabbits",
+        "1",
+        "--foxes",
+        "1",
+        "--mushrooms",
+        "2",
+    ]);
+    assert!(far.status.success());
+    assert!(
+        stdout(&far).starts_with(
+            "note: no position with 1 rabbit, 1 fox, 2 mushrooms needs exactly 99 moves"
+        )
+    );
+}
+
+#[test]
+fn bench_checks_the_listed_minimums() {
+    let good = TempFile::new("good.txt", "C32M102031 1 2\nC40B20M304132 2 3\n");
+    let v = json(&arcade(&[
+        "jumpin",
+        "bench",
+        good.path(),
+        "--passes",
+        "3",
+        "--json",
+    ]));
+    assert_eq!(v["challenges"], 2);
+    assert_eq!(v["passes"], 3);
+    assert_eq!(v["total_moves"], 5);
+    assert!(v["mismatches"].as_array().unwrap().is_empty());
+    let wrong = TempFile::new("wrong.txt", "C32M102031 1 3\n");
+    let o = arcade(&["jumpin", "bench", wrong.path()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("challenge 1 lists 3 moves, the solver found 2 moves"));
+}

@@ -1,0 +1,105 @@
+//! `arcade sketch`: writes the sketch, errors exit 2 with one line.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn arcade(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arcade"))
+        .args(args)
+        .output()
+        .expect("run arcade")
+}
+
+fn golden(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../sketch/tests/data")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// A directory of the test's own (tests run in parallel and clean up).
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arcade-cli-sketch-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn assert_bad_input(args: &[&str], expected: &str) {
+    let o = arcade(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(expected), "{args:?}: {err}");
+}
+
+#[test]
+fn writes_the_sketch_numpy_would_within_one() {
+    let dir = temp_dir("golden");
+    let out = dir.join("sketch.png");
+    let o = arcade(&[
+        "sketch",
+        &golden("photo-37x23-d30.png"),
+        out.to_str().unwrap(),
+        "--depth",
+        "30",
+        "--elevation",
+        "0.8",
+        "--azimuth",
+        "2",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (report["width"].as_u64(), report["height"].as_u64()),
+        (Some(37), Some(23))
+    );
+    let got = image::open(&out).unwrap().to_luma8();
+    let want = image::open(golden("photo-37x23-d30.sketch.png"))
+        .unwrap()
+        .to_luma8();
+    let worst = got
+        .as_raw()
+        .iter()
+        .zip(want.as_raw())
+        .map(|(a, b)| a.abs_diff(*b))
+        .max();
+    assert!(worst <= Some(1), "max difference {worst:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn unreadable_input_and_unknown_extension_exit_2() {
+    let dir = temp_dir("errors");
+    let out = dir.join("x.png");
+    assert_bad_input(
+        &["sketch", "/no/such/photo.png", out.to_str().unwrap()],
+        "cannot read image /no/such/photo.png",
+    );
+    let junk = dir.join("junk.png");
+    std::fs::write(&junk, b"not an image").unwrap();
+    assert_bad_input(
+        &["sketch", junk.to_str().unwrap(), out.to_str().unwrap()],
+        "cannot read image",
+    );
+    assert_bad_input(
+        &[
+            "sketch",
+            &golden("photo-64x48.png"),
+            dir.join("x.docx").to_str().unwrap(),
+        ],
+        "unsupported output extension",
+    );
+    assert_bad_input(
+        &[
+            "sketch",
+            &golden("photo-64x48.png"),
+            out.to_str().unwrap(),
+            "--depth",
+            "nan",
+        ],
+        "expected a finite number",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

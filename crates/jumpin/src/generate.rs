@@ -1,0 +1,184 @@
+//! New puzzles with a chosen optimal solution length.
+//!
+//! The components of the exhaustive search (a mushroom layout and the lines
+//! of the foxes) are visited in an order shuffled by the seed; the first one
+//! holding a position exactly N moves from solved gives the puzzle, picked at
+//! random in that level and turned by a random symmetry. When no component
+//! reaches N the whole piece set has been searched, so the longest position
+//! found is the longest possible below N.
+
+use crate::geometry::Symmetry;
+use crate::hardest::{PieceSet, mushroom_layouts, track_sets};
+use crate::position::Position;
+use crate::retrograde::{Retrograde, fox_placements};
+use crate::rules::{Layout, State, Track};
+use arcade_core::progress::Progress;
+use arcade_core::{Rng, derive_seed};
+use rayon::prelude::*;
+use thiserror::Error;
+
+/// Components searched in parallel between checks for a hit. Results do not
+/// depend on it (nor on the thread count), only the time to the first hit.
+const CHUNK: usize = 32;
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum GenerateError {
+    #[error("--moves must be at least 1")]
+    ZeroMoves,
+    #[error("no position with this piece set can be solved")]
+    NothingSolvable,
+}
+
+/// A generated puzzle.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    pub position: Position,
+    /// Its optimal solution length.
+    pub moves: u32,
+    /// `false` when no position needs exactly the requested number of moves
+    /// and this is one of the longest below it.
+    pub exact: bool,
+    /// Components searched before stopping.
+    pub components_searched: usize,
+}
+
+/// A candidate position at `moves` from solved.
+struct Pick {
+    moves: u32,
+    position: Position,
+}
+
+/// Generates a puzzle whose optimal solution is `target` moves (or the
+/// longest possible below). The same seed gives the same puzzle.
+pub fn generate(
+    pieces: PieceSet,
+    target: u32,
+    seed: u64,
+    progress: &Progress,
+) -> Result<Generated, GenerateError> {
+    if target == 0 {
+        return Err(GenerateError::ZeroMoves);
+    }
+    let tracks = track_sets(pieces.foxes);
+    let mut components: Vec<(u32, &[Track])> = mushroom_layouts(pieces.mushrooms)
+        .iter()
+        .flat_map(|m| tracks.iter().map(move |t| (m.mask, t.as_slice())))
+        .collect();
+    let mut rng = Rng::new(seed);
+    rng.shuffle(&mut components);
+    progress.reset(components.len() as u64, "components");
+    let mut best: Option<Pick> = None;
+    let mut searched = 0;
+    for (chunk_index, chunk) in components.chunks(CHUNK).enumerate() {
+        let picks: Vec<Option<Pick>> = chunk
+            .par_iter()
+            .enumerate()
+            .map_init(
+                || Retrograde::new(pieces.rabbits, pieces.foxes),
+                |search, (i, &(mushrooms, tracks))| {
+                    let order = chunk_index * CHUNK + i;
+                    let pick = pick_in(
+                        search,
+                        &Layout::new(mushrooms, tracks),
+                        target,
+                        derive_seed(seed, order as u64),
+                    );
+                    progress.inc(1);
+                    pick.map(|(moves, position)| Pick { moves, position })
+                },
+            )
+            .collect();
+        searched += chunk.len();
+        for pick in picks.into_iter().flatten() {
+            if best.as_ref().is_none_or(|b| pick.moves > b.moves) {
+                best = Some(pick);
+            }
+        }
+        if best.as_ref().is_some_and(|b| b.moves == target) {
+            break;
+        }
+    }
+    let pick = best.ok_or(GenerateError::NothingSolvable)?;
+    let symmetry = Symmetry::ALL[rng.index(Symmetry::ALL.len())];
+    Ok(Generated {
+        position: pick.position.transformed(symmetry),
+        moves: pick.moves,
+        exact: pick.moves == target,
+        components_searched: searched,
+    })
+}
+
+/// A random position of one component at `target` moves from solved, or at
+/// its largest distance below `target`; `None` if nothing needs a move.
+fn pick_in(
+    search: &mut Retrograde,
+    layout: &Layout,
+    target: u32,
+    seed: u64,
+) -> Option<(u32, Position)> {
+    let placements = fox_placements(layout);
+    if placements.is_empty() {
+        return None;
+    }
+    search.run(layout, &placements);
+    let levels = search.levels() as u32;
+    let d = target.min(levels.checked_sub(1)?);
+    if d == 0 {
+        return None;
+    }
+    let level: &[State] = search.level(d as usize);
+    let s = level[Rng::new(seed).index(level.len())];
+    Some((d, layout.position(s)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::solve;
+
+    const SMALL: PieceSet = PieceSet {
+        rabbits: 2,
+        foxes: 1,
+        mushrooms: 1,
+    };
+
+    #[test]
+    fn generates_the_requested_length_reproducibly() {
+        let a = generate(SMALL, 6, 7, &Progress::hidden()).unwrap();
+        assert!(a.exact);
+        assert_eq!(a.moves, 6);
+        assert_eq!(solve(&a.position).solution.unwrap().len(), 6);
+        assert_eq!(crate::hardest::PieceSet::of(&a.position), SMALL);
+        let b = generate(SMALL, 6, 7, &Progress::hidden()).unwrap();
+        assert_eq!(a.position, b.position);
+        let c = generate(SMALL, 6, 8, &Progress::hidden()).unwrap();
+        assert_ne!(a.position, c.position);
+    }
+
+    #[test]
+    fn too_long_a_request_gives_the_longest_possible() {
+        let longest = crate::hardest::hardest(SMALL, 1, &Progress::hidden())
+            .max_moves()
+            .unwrap();
+        let g = generate(SMALL, 1000, 1, &Progress::hidden()).unwrap();
+        assert!(!g.exact);
+        assert_eq!(g.moves, longest);
+        assert_eq!(solve(&g.position).solution.unwrap().len() as u32, longest);
+        assert_eq!(
+            generate(SMALL, 0, 1, &Progress::hidden()).unwrap_err(),
+            GenerateError::ZeroMoves
+        );
+    }
+
+    #[test]
+    fn the_thread_count_does_not_change_the_puzzle() {
+        let run = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| generate(SMALL, 9, 3, &Progress::hidden()).unwrap().position)
+        };
+        assert_eq!(run(1), run(3));
+    }
+}

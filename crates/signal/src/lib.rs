@@ -1,0 +1,29 @@
+//! Rolling (sliding-window) median.
+//!
+//! - [`RollingMedian`]: streaming, push a value and get the median of the last
+//!   `k` once `k` values are in; O(k) memory.
+//! - [`rolling_median`]: batch, one median per full window of a slice; picks
+//!   by window length ([`Algorithm`]) between a branch-free sorted window
+//!   (k ≤ 16) and Suomela's sort-based block algorithm (larger k).
+//! - [`naive`]: the sort-every-window reference the fast ones are tested
+//!   against.
+//!
+//! NaN policy (all entry points): a NaN occupies its place in the window but
+//! is left out of the median, which is taken over the numbers in the window;
+//! a window holding only NaNs gives NaN. This matches
+//! `bottleneck.move_median(a, k, min_count=1)`. When the count of numbers is
+//! even the median is the mean of the two middle ones.
+
+mod batch;
+mod blocks;
+mod heap;
+pub mod key;
+pub mod naive;
+mod radix;
+mod sorted;
+mod streaming;
+
+pub use batch::{
+    Algorithm, SORTED_MAX_WINDOW, rolling_median, rolling_median_into, rolling_median_with,
+};
+pub use streaming::RollingMedian;

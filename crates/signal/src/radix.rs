@@ -1,0 +1,156 @@
+//! Sorting one block: the positions of its values in key order.
+//!
+//! Each position is packed with its key into one `u64`: the key's high bits
+//! above, the position in the low `pos_bits` bits. Sorting these words is
+//! sorting by key (up to the dropped low key bits), with half the memory
+//! traffic of `(key, position)` pairs, and in the radix sort the low bytes,
+//! which hold positions already in order, need no pass at all. Words whose
+//! high bits tie are then put in full-key order by a pass over the (rare,
+//! short) runs of ties.
+
+/// Blocks at least this long are radix sorted, shorter ones by comparisons.
+pub(crate) const RADIX_MIN_LEN: usize = 1024;
+
+/// Reusable buffers for [`sort_positions`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Sorter {
+    /// After a sort: `(key high bits) | position`, in key order.
+    pub words: Vec<u64>,
+    scratch: Vec<u64>,
+}
+
+impl Sorter {
+    /// Sorts positions `0..keys.len()` by `keys[pos]` (ties in any order);
+    /// returns the mask that extracts a position from [`Sorter::words`].
+    pub fn sort_positions(&mut self, keys: &[u64]) -> u64 {
+        let len = keys.len();
+        // Whole bytes of position bits, so radix passes never straddle them.
+        let pos_bits = (usize::BITS - len.max(2).saturating_sub(1).leading_zeros()).div_ceil(8) * 8;
+        let mask = (1u64 << pos_bits) - 1;
+        self.words.clear();
+        if keys.is_sorted() {
+            // Sorted or constant input: the positions in order.
+            self.words.extend(0..len as u64);
+            return mask;
+        }
+        self.words.extend(
+            keys.iter()
+                .enumerate()
+                .map(|(pos, &k)| (k & !mask) | pos as u64),
+        );
+        if len >= RADIX_MIN_LEN {
+            radix_sort(&mut self.words, &mut self.scratch, (pos_bits / 8) as usize);
+        } else {
+            self.words.sort_unstable();
+        }
+        sort_tie_runs(&mut self.words, keys, mask);
+        mask
+    }
+}
+
+/// Puts every run of words with equal high bits in full-key order.
+fn sort_tie_runs(words: &mut [u64], keys: &[u64], mask: u64) {
+    let mut start = 0;
+    while start < words.len() {
+        let high = words[start] & !mask;
+        let end = start
+            + 1
+            + words[start + 1..]
+                .iter()
+                .take_while(|&&w| w & !mask == high)
+                .count();
+        let run = &mut words[start..end];
+        let full = |w: &u64| keys[(w & mask) as usize];
+        if run.len() > 1 && !run.is_sorted_by_key(full) {
+            run.sort_unstable_by_key(full);
+        }
+        start = end;
+    }
+}
+
+const BUCKETS: usize = 256;
+
+/// LSD radix sort by bytes `first_byte..8`, using `scratch` as the second
+/// buffer. Passes whose byte is the same in every word are skipped (for most
+/// data the top byte, sign and high exponent bits, is constant).
+fn radix_sort(words: &mut Vec<u64>, scratch: &mut Vec<u64>, first_byte: usize) {
+    let mut counts = [[0u32; BUCKETS]; 8];
+    for &w in words.iter() {
+        for (byte, count) in counts.iter_mut().enumerate().skip(first_byte) {
+            count[digit(w, byte)] += 1;
+        }
+    }
+    let n = words.len() as u32;
+    scratch.clear();
+    scratch.resize(words.len(), 0);
+    for (byte, count) in counts.iter_mut().enumerate().skip(first_byte) {
+        if count.contains(&n) {
+            continue;
+        }
+        let mut offset = 0u32;
+        for c in count.iter_mut() {
+            let start = offset;
+            offset += *c;
+            *c = start;
+        }
+        for &w in words.iter() {
+            let d = digit(w, byte);
+            scratch[count[d] as usize] = w;
+            count[d] += 1;
+        }
+        std::mem::swap(words, scratch);
+    }
+}
+
+#[inline(always)]
+fn digit(word: u64, byte: usize) -> usize {
+    ((word >> (byte * 8)) & 0xFF) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn check(keys: &[u64]) -> Result<(), TestCaseError> {
+        let mut sorter = Sorter::default();
+        let mask = sorter.sort_positions(keys);
+        let mut positions: Vec<usize> = sorter.words.iter().map(|&w| (w & mask) as usize).collect();
+        let got: Vec<u64> = positions.iter().map(|&p| keys[p]).collect();
+        prop_assert!(got.is_sorted(), "keys out of order: {got:?}");
+        positions.sort_unstable();
+        prop_assert!(
+            positions.iter().copied().eq(0..keys.len()),
+            "not a permutation"
+        );
+        Ok(())
+    }
+
+    proptest! {
+        #[test]
+        fn small_blocks_sort_by_full_key(keys in prop::collection::vec(prop_oneof![any::<u64>(), 0u64..300, (0u64..4).prop_map(|k| k << 60)], 0..600)) {
+            check(&keys)?;
+        }
+
+        #[test]
+        fn radix_blocks_sort_by_full_key(
+            base in any::<u64>(),
+            spread in prop_oneof![Just(u64::MAX), Just(1u64 << 20), Just(1000u64)],
+            len in RADIX_MIN_LEN..3000,
+            seed in any::<u64>(),
+        ) {
+            // Keys near `base` collide in their high bits: exercises tie runs.
+            let keys: Vec<u64> = (0..len as u64)
+                .map(|i| base.wrapping_add(arcade_core_free_hash(seed ^ i) % spread.max(1)))
+                .collect();
+            check(&keys)?;
+        }
+    }
+
+    /// A tiny mixer so the test needs no RNG crate.
+    fn arcade_core_free_hash(mut x: u64) -> u64 {
+        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        x ^ (x >> 31)
+    }
+}

@@ -1,0 +1,223 @@
+//! Operation records: `N` starts a piece, then `Lk`, `Rk`, `Dk`, `Ck` repeat
+//! left, right, down or rotate k ≥ 1 times; tokens are comma-separated; a
+//! piece has between 1 and 100 operations. Example: `N,R1,D19,N,C1,L1,D18`.
+
+use crate::movegen::Op;
+use std::fmt;
+use thiserror::Error;
+
+/// Most operations one piece may have.
+pub const MAX_OPS_PER_PIECE: u32 = 100;
+
+/// A parsed record: for every piece, its runs of operations.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    pub pieces: Vec<Vec<(Op, u32)>>,
+}
+
+/// A record that breaks the format, located by 1-based token number.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[error("token {index} ({token:?}): {rule}")]
+pub struct RecordError {
+    pub index: usize,
+    pub token: String,
+    pub rule: String,
+}
+
+fn op_letter(op: Op) -> char {
+    match op {
+        Op::Left => 'L',
+        Op::Right => 'R',
+        Op::Down => 'D',
+        Op::Clockwise => 'C',
+        Op::CounterClockwise => unreachable!("the challenge has no counter-clockwise turn"),
+    }
+}
+
+impl Record {
+    /// Parses and validates a record.
+    pub fn parse(text: &str) -> Result<Record, RecordError> {
+        let mut record = Record::default();
+        let mut piece_ops = 0u32;
+        let mut piece_start = 0usize;
+        let tokens: Vec<&str> = text.trim().split(',').map(str::trim).collect();
+        let err = |index: usize, token: &str, rule: String| RecordError {
+            index: index + 1,
+            token: token.to_string(),
+            rule,
+        };
+        for (i, &token) in tokens.iter().enumerate() {
+            if token == "N" {
+                if !record.pieces.is_empty() && piece_ops == 0 {
+                    return Err(err(
+                        piece_start,
+                        "N",
+                        "a piece needs at least one operation".into(),
+                    ));
+                }
+                record.pieces.push(Vec::new());
+                piece_ops = 0;
+                piece_start = i;
+                continue;
+            }
+            if record.pieces.is_empty() {
+                return Err(err(i, token, "the record must start with N".into()));
+            }
+            let mut chars = token.chars();
+            let op = match chars.next() {
+                Some('L') => Op::Left,
+                Some('R') => Op::Right,
+                Some('D') => Op::Down,
+                Some('C') => Op::Clockwise,
+                _ => {
+                    return Err(err(
+                        i,
+                        token,
+                        "expected N, or L, R, D or C followed by a count".into(),
+                    ));
+                }
+            };
+            let count: u32 = chars
+                .as_str()
+                .parse()
+                .ok()
+                .filter(|&k| k >= 1 && chars.as_str().bytes().all(|b| b.is_ascii_digit()))
+                .ok_or_else(|| {
+                    err(
+                        i,
+                        token,
+                        "the count after the letter must be a whole number ≥ 1".into(),
+                    )
+                })?;
+            piece_ops = piece_ops.saturating_add(count);
+            if piece_ops > MAX_OPS_PER_PIECE {
+                return Err(err(
+                    i,
+                    token,
+                    format!(
+                        "piece {} has more than {MAX_OPS_PER_PIECE} operations",
+                        record.pieces.len()
+                    ),
+                ));
+            }
+            record
+                .pieces
+                .last_mut()
+                .expect("a piece was started")
+                .push((op, count));
+        }
+        if record.pieces.is_empty() {
+            return Err(err(
+                0,
+                tokens.first().copied().unwrap_or(""),
+                "the record must start with N".into(),
+            ));
+        }
+        if piece_ops == 0 {
+            return Err(err(
+                piece_start,
+                "N",
+                "a piece needs at least one operation".into(),
+            ));
+        }
+        Ok(record)
+    }
+
+    /// Appends a piece from single operations, merging repeats into runs.
+    /// Panics on an empty or too long list: callers produce valid pieces.
+    pub fn push_piece(&mut self, ops: &[Op]) {
+        assert!(
+            !ops.is_empty() && ops.len() as u32 <= MAX_OPS_PER_PIECE,
+            "a piece needs 1 to 100 operations, got {}",
+            ops.len()
+        );
+        let mut runs: Vec<(Op, u32)> = Vec::new();
+        for &op in ops {
+            match runs.last_mut() {
+                Some((last, n)) if *last == op => *n += 1,
+                _ => runs.push((op, 1)),
+            }
+        }
+        self.pieces.push(runs);
+    }
+
+    /// The operations of piece `i`, one by one.
+    pub fn ops(&self, i: usize) -> impl Iterator<Item = Op> + '_ {
+        self.pieces[i]
+            .iter()
+            .flat_map(|&(op, n)| std::iter::repeat_n(op, n as usize))
+    }
+}
+
+impl fmt::Display for Record {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for piece in &self.pieces {
+            write!(f, "{}N", if first { "" } else { "," })?;
+            first = false;
+            for &(op, n) in piece {
+                write!(f, ",{}{n}", op_letter(op))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_example_and_prints_it_back() {
+        let text = "N,R1,D19,N,C1,L1,D18";
+        let r = Record::parse(text).unwrap();
+        assert_eq!(r.pieces.len(), 2);
+        assert_eq!(
+            r.pieces[1],
+            vec![(Op::Clockwise, 1), (Op::Left, 1), (Op::Down, 18)]
+        );
+        assert_eq!(r.to_string(), text);
+        assert_eq!(r.ops(0).count(), 20);
+    }
+
+    #[test]
+    fn format_errors_name_the_token_and_the_rule() {
+        let e = Record::parse("R1,N,D3").unwrap_err();
+        assert_eq!(
+            (e.index, e.rule.as_str()),
+            (1, "the record must start with N")
+        );
+        let e = Record::parse("N,D3,N,N,D1").unwrap_err();
+        assert_eq!(
+            (e.index, e.rule.as_str()),
+            (3, "a piece needs at least one operation")
+        );
+        let e = Record::parse("N,D0").unwrap_err();
+        assert_eq!(e.index, 2);
+        assert!(e.rule.contains("≥ 1"));
+        let e = Record::parse("N,X3").unwrap_err();
+        assert!(e.rule.starts_with("expected N"));
+        let e = Record::parse("N,D60,L41").unwrap_err();
+        assert_eq!(e.index, 3);
+        assert!(e.rule.contains("more than 100"));
+        let e = Record::parse("N,D2,N").unwrap_err();
+        assert_eq!(e.index, 3);
+        assert!(Record::parse("N,D+3").is_err());
+        assert!(Record::parse("N,D100").is_ok());
+        assert!(Record::parse(" N , D1 \n").is_ok());
+    }
+
+    #[test]
+    fn push_piece_merges_runs() {
+        let mut r = Record::default();
+        r.push_piece(&[
+            Op::Clockwise,
+            Op::Left,
+            Op::Left,
+            Op::Down,
+            Op::Down,
+            Op::Down,
+        ]);
+        assert_eq!(r.to_string(), "N,C1,L2,D3");
+    }
+}

@@ -1,0 +1,581 @@
+//! Beam search over the known piece sequence.
+//!
+//! Every field in the beam is expanded by every placement of the next piece;
+//! children are ranked by score so far plus the field's value
+//! ([`GeekWeights`]); equal fields are merged (the future of a field does not
+//! depend on how it was reached, so only the best score matters); the best
+//! `beam` survive. Parent links are kept per level and pruned to the
+//! ancestors of the live beam, so memory stays small and the whole state can
+//! be checkpointed and resumed.
+
+use super::record::Record;
+use super::replay;
+use super::value::{GeekWeights, Outlook};
+use super::{PIECES, empty_board, lock, sequence, spawn_rotation};
+use crate::board::Board;
+use crate::features::FeatureSet;
+use crate::movegen::{self, MoveMode, Op, Placement};
+use crate::piece::Piece;
+use crate::rules::Rules;
+use arcade_core::checkpoint::{self, CheckpointError};
+use arcade_core::progress::Progress;
+use rayon::prelude::*;
+use rustc_hash::FxHashSet;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use thiserror::Error;
+
+/// What to search.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchConfig {
+    /// Fields kept per piece.
+    pub beam: usize,
+    pub mode: MoveMode,
+    /// Also allow placements that float in the air and complete a row.
+    pub float: bool,
+    /// Play the first `pieces` pieces of the sequence (10,000 for the game).
+    pub pieces: usize,
+    pub weights: GeekWeights,
+    /// Over the last `horizon` pieces the field value fades linearly to zero
+    /// (0: never).
+    #[serde(default)]
+    pub horizon: usize,
+    /// Most of the beam one stage (fields with equal filled cells) may take,
+    /// as a share of the beam (1: no limit).
+    #[serde(default = "no_stage_limit")]
+    pub stage_share: f64,
+}
+
+fn no_stage_limit() -> f64 {
+    1.0
+}
+
+/// One field of the beam.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+struct Node {
+    board: Board,
+    score: u64,
+}
+
+/// How each field of one level was reached: its parent's index in the level
+/// before and the placement made.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct Level {
+    parent: Vec<u32>,
+    placement: Vec<Placement>,
+}
+
+/// What every field of the beam is expanded with at one depth.
+#[derive(Clone, Copy)]
+struct Turn {
+    piece: Piece,
+    rotation: usize,
+    /// The final piece of the game (it scores nothing).
+    last: bool,
+    needs: FeatureSet,
+    /// What follows the piece (the value looks ahead).
+    outlook: Outlook,
+    /// Multiplier of the field value.
+    value_scale: f64,
+}
+
+/// A child before selection.
+struct Candidate {
+    rank: f64,
+    score: u64,
+    board: Board,
+    parent: u32,
+    placement: Placement,
+}
+
+/// A finished search's best game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    pub score: u64,
+    /// One placement per piece played.
+    pub placements: Vec<Placement>,
+}
+
+/// A search in progress: everything needed to continue it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Search {
+    pub config: SearchConfig,
+    /// Pieces placed so far.
+    depth: usize,
+    beam: Vec<Node>,
+    levels: Vec<Level>,
+    /// Set when no field of the beam can take the next piece.
+    stuck: bool,
+    #[serde(skip)]
+    scratch: Scratch,
+}
+
+#[derive(Debug, Error)]
+pub enum SearchError {
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    #[error("internal error: the record of piece {piece} cannot reach its placement")]
+    Unreachable { piece: usize },
+    #[error("internal error: the record replays to {replayed}, the search claimed {claimed}")]
+    Mismatch { claimed: u64, replayed: u64 },
+}
+
+impl Search {
+    pub fn new(config: SearchConfig) -> Search {
+        Search {
+            config,
+            depth: 0,
+            beam: vec![Node {
+                board: empty_board(),
+                score: 0,
+            }],
+            levels: Vec::new(),
+            stuck: false,
+            scratch: Scratch::default(),
+        }
+    }
+
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.stuck || self.depth >= self.config.pieces.min(PIECES)
+    }
+
+    /// The best score in the beam now.
+    pub fn best_score(&self) -> u64 {
+        self.beam.iter().map(|n| n.score).max().unwrap_or(0)
+    }
+
+    /// Places the next piece on every field of the beam and keeps the best.
+    pub fn step(&mut self, rules: &Rules, pieces: &[Piece]) {
+        let remaining = self.config.pieces.min(PIECES) - self.depth;
+        let turn = Turn {
+            piece: pieces[self.depth],
+            rotation: spawn_rotation(self.depth),
+            last: self.depth + 1 == PIECES,
+            needs: self.config.weights.needs(),
+            outlook: Outlook::after(pieces, self.depth + 1),
+            // Near the end a field's future is short: fade its value out so
+            // the beam cashes in instead of hoarding cells.
+            value_scale: match self.config.horizon {
+                0 => 1.0,
+                h => (remaining as f64 / h as f64).min(1.0),
+            },
+        };
+        let chunk = (self.beam.len() / (4 * rayon::current_num_threads())).max(1);
+        // Buffers live across pieces: allocating them afresh every piece
+        // cost a sixth of the run in page faults.
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let parts = self.beam.len().div_ceil(chunk);
+        scratch.parts.resize_with(parts, Vec::new);
+        self.beam
+            .par_chunks(chunk)
+            .zip(scratch.parts.par_iter_mut())
+            .enumerate()
+            .for_each(|(c, (nodes, out))| {
+                out.clear();
+                let mut buf = Vec::new();
+                for (i, node) in nodes.iter().enumerate() {
+                    let parent = (c * chunk + i) as u32;
+                    self.expand(rules, node, parent, &turn, &mut buf, out);
+                }
+            });
+        scratch.all.clear();
+        for part in &mut scratch.parts[..parts] {
+            scratch.all.append(part);
+        }
+        if scratch.all.is_empty() {
+            self.stuck = true;
+            self.scratch = scratch;
+            return;
+        }
+        let per_stage =
+            ((self.config.beam as f64 * self.config.stage_share).ceil() as usize).max(1);
+        select(
+            &mut scratch.all,
+            &mut scratch.seen,
+            self.config.beam,
+            per_stage,
+        );
+        let mut level = Level::default();
+        self.beam.clear();
+        for c in &scratch.all {
+            level.parent.push(c.parent);
+            level.placement.push(c.placement);
+            self.beam.push(Node {
+                board: c.board,
+                score: c.score,
+            });
+        }
+        self.scratch = scratch;
+        self.levels.push(level);
+        self.depth += 1;
+        if self.depth.is_multiple_of(256) {
+            self.prune();
+        }
+    }
+
+    /// Appends the children of `node` to `out`.
+    fn expand(
+        &self,
+        rules: &Rules,
+        node: &Node,
+        parent: u32,
+        turn: &Turn,
+        buf: &mut Vec<Placement>,
+        out: &mut Vec<Candidate>,
+    ) {
+        let Turn {
+            piece,
+            rotation,
+            last,
+            needs,
+            outlook,
+            value_scale,
+        } = *turn;
+        if self.config.float {
+            movegen::placements_with_floats(
+                rules,
+                &node.board,
+                piece,
+                rotation,
+                self.config.mode,
+                buf,
+            );
+        } else {
+            movegen::placements(rules, &node.board, piece, rotation, self.config.mode, buf);
+        }
+        let unmoved = spawn_placement(rules, &node.board, piece, rotation);
+        for &p in buf.iter() {
+            if Some(p) == unmoved && !expressible_unmoved(rules, &node.board, piece, rotation) {
+                continue;
+            }
+            let locked = lock(rules, &node.board, piece, p, last);
+            if locked.topped_out {
+                continue;
+            }
+            let score = node.score + locked.points;
+            out.push(Candidate {
+                rank: score as f64
+                    + value_scale * self.config.weights.value(&locked.board, needs, outlook),
+                score,
+                board: locked.board,
+                parent,
+                placement: p,
+            });
+        }
+    }
+
+    /// Drops history that no live field descends from. Each level keeps the
+    /// entries its successor refers to, renumbered in order.
+    fn prune(&mut self) {
+        let mut alive: Vec<u32> = (0..self.beam.len() as u32).collect();
+        for level in self.levels.iter_mut().rev() {
+            // `alive` indexes this level; keep those entries, renumbered.
+            let mut keep: Vec<u32> = alive.iter().map(|&i| level.parent[i as usize]).collect();
+            keep.sort_unstable();
+            keep.dedup();
+            let parents: Vec<u32> = alive.iter().map(|&i| level.parent[i as usize]).collect();
+            let placements: Vec<Placement> =
+                alive.iter().map(|&i| level.placement[i as usize]).collect();
+            level.parent = parents
+                .iter()
+                .map(|p| keep.binary_search(p).expect("kept") as u32)
+                .collect();
+            level.placement = placements;
+            alive = keep;
+        }
+        // The top level started from every live field in beam order, so the
+        // beam's indices are unchanged.
+    }
+
+    /// The best game found so far (complete once [`is_done`]).
+    pub fn best(&self) -> Solution {
+        let (mut i, best) = self
+            .beam
+            .iter()
+            .enumerate()
+            .max_by_key(|&(i, n)| (n.score, std::cmp::Reverse(i)))
+            .map(|(i, n)| (i as u32, n.score))
+            .expect("the beam is never empty");
+        let mut placements = Vec::with_capacity(self.levels.len());
+        for level in self.levels.iter().rev() {
+            placements.push(level.placement[i as usize]);
+            i = level.parent[i as usize];
+        }
+        placements.reverse();
+        Solution {
+            score: best,
+            placements,
+        }
+    }
+
+    /// Runs to the end, ticking `progress` per piece; `checkpoint` is called
+    /// every `every` pieces (and may save the search).
+    pub fn run(
+        &mut self,
+        rules: &Rules,
+        progress: &Progress,
+        every: usize,
+        mut checkpoint: impl FnMut(&Search) -> Result<(), SearchError>,
+    ) -> Result<(), SearchError> {
+        let pieces = sequence(PIECES);
+        progress.set_position(self.depth as u64);
+        while !self.is_done() {
+            self.step(rules, &pieces);
+            progress.set_position(self.depth as u64);
+            if self.depth.is_multiple_of(64) {
+                progress.set_message(format!("best score {}", self.best_score()));
+            }
+            if every > 0 && self.depth.is_multiple_of(every) {
+                self.prune();
+                checkpoint(self)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes atomically: a run killed mid-write keeps the previous file.
+    pub fn save(&self, path: &Path) -> Result<(), SearchError> {
+        Ok(checkpoint::save(self, path)?)
+    }
+
+    pub fn load(path: &Path) -> Result<Search, SearchError> {
+        Ok(checkpoint::load(path)?)
+    }
+}
+
+/// Keeps in `candidates` the best `beam` by rank, best first, equal fields
+/// merged, and at most `per_stage` fields with the same number of filled
+/// cells (at a given depth that number says how many rows were cleared so
+/// far: capping it keeps fields that bank points and fields that build up in
+/// the beam together). Only the top slice is sorted: the rest is cut with a
+/// linear-time selection.
+fn select(
+    candidates: &mut Vec<Candidate>,
+    seen: &mut FxHashSet<Board>,
+    beam: usize,
+    per_stage: usize,
+) {
+    let by_rank = |a: &Candidate, b: &Candidate| b.rank.total_cmp(&a.rank);
+    let keep = if per_stage >= beam {
+        2 * beam
+    } else {
+        8 * beam
+    }
+    .min(candidates.len());
+    if keep < candidates.len() {
+        candidates.select_nth_unstable_by(keep, by_rank);
+        candidates.truncate(keep);
+    }
+    candidates.sort_unstable_by(by_rank);
+    seen.clear();
+    let mut stage_counts = [0usize; 256];
+    let mut kept = 0;
+    for i in 0..candidates.len() {
+        if kept == beam {
+            break;
+        }
+        let stage = (filled_cells(&candidates[i].board) as usize).min(255);
+        if stage_counts[stage] < per_stage && seen.insert(candidates[i].board) {
+            stage_counts[stage] += 1;
+            candidates.swap(kept, i);
+            kept += 1;
+        }
+    }
+    candidates.truncate(kept);
+}
+
+fn filled_cells(board: &Board) -> u32 {
+    board.rows()[..board.height()]
+        .iter()
+        .map(|r| r.count_ones())
+        .sum()
+}
+
+/// Buffers reused from piece to piece (not part of the saved state).
+#[derive(Default)]
+struct Scratch {
+    parts: Vec<Vec<Candidate>>,
+    all: Vec<Candidate>,
+    seen: FxHashSet<Board>,
+}
+
+impl Clone for Scratch {
+    fn clone(&self) -> Self {
+        Scratch::default()
+    }
+}
+
+impl std::fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Scratch")
+    }
+}
+
+/// The placement of a piece left where it spawned.
+fn spawn_placement(
+    rules: &Rules,
+    board: &Board,
+    piece: Piece,
+    rotation: usize,
+) -> Option<Placement> {
+    movegen::follow(rules, board, piece, rotation, std::iter::empty())
+}
+
+/// A piece left at its spawn needs one operation that does nothing; that
+/// exists when some step from the spawn is illegal.
+fn expressible_unmoved(rules: &Rules, board: &Board, piece: Piece, rotation: usize) -> bool {
+    no_op(rules, board, piece, rotation).is_some()
+}
+
+fn no_op(rules: &Rules, board: &Board, piece: Piece, rotation: usize) -> Option<Op> {
+    let here = spawn_placement(rules, board, piece, rotation)?;
+    [Op::Down, Op::Left, Op::Right, Op::Clockwise]
+        .into_iter()
+        .find(|&op| movegen::follow(rules, board, piece, rotation, [op]) == Some(here))
+}
+
+/// The record of a solution: the operations of every piece, checked by the
+/// reference replay to score what the search claimed.
+pub fn record(solution: &Solution) -> Result<Record, SearchError> {
+    let rules = Rules::geek();
+    let pieces = sequence(PIECES);
+    let mut board = empty_board();
+    let mut record = Record::default();
+    let mut score = 0;
+    for (i, &p) in solution.placements.iter().enumerate() {
+        let piece = pieces[i];
+        let rotation = spawn_rotation(i);
+        let mut ops = movegen::path(&rules, &board, piece, rotation, MoveMode::Reach, p)
+            .ok_or(SearchError::Unreachable { piece: i })?;
+        if ops.is_empty() {
+            ops.push(
+                no_op(&rules, &board, piece, rotation)
+                    .ok_or(SearchError::Unreachable { piece: i })?,
+            );
+        }
+        record.push_piece(&ops);
+        let locked = lock(&rules, &board, piece, p, i + 1 == PIECES);
+        score += locked.points;
+        board = locked.board;
+    }
+    let replayed = replay::replay(&record, |_| {}).score;
+    if replayed != solution.score || score != solution.score {
+        return Err(SearchError::Mismatch {
+            claimed: solution.score,
+            replayed,
+        });
+    }
+    Ok(record)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(beam: usize, mode: MoveMode, float: bool, pieces: usize) -> SearchConfig {
+        SearchConfig {
+            beam,
+            mode,
+            float,
+            pieces,
+            weights: GeekWeights::builtin(),
+            horizon: 0,
+            stage_share: 1.0,
+        }
+    }
+
+    fn solve(cfg: SearchConfig) -> (Search, Solution) {
+        let rules = Rules::geek();
+        let mut s = Search::new(cfg);
+        s.run(&rules, &Progress::hidden(), 0, |_| Ok(())).unwrap();
+        let sol = s.best();
+        (s, sol)
+    }
+
+    #[test]
+    fn records_replay_to_the_claimed_score_in_every_mode() {
+        for (mode, float) in [
+            (MoveMode::Drop, false),
+            (MoveMode::Reach, false),
+            (MoveMode::Reach, true),
+            (MoveMode::Drop, true),
+        ] {
+            let (_, sol) = solve(config(8, mode, float, 400));
+            assert_eq!(sol.placements.len(), 400);
+            assert!(sol.score > 0, "{mode:?} {float}");
+            let rec = record(&sol).expect("record replays to the claim");
+            assert_eq!(rec.pieces.len(), 400);
+            let r = replay::replay(&rec, |_| {});
+            assert_eq!(r.score, sol.score);
+        }
+    }
+
+    #[test]
+    fn a_wider_beam_does_not_do_worse_here_and_pruning_keeps_paths() {
+        let (_, narrow) = solve(config(4, MoveMode::Drop, false, 600));
+        let (s, wide) = solve(config(64, MoveMode::Drop, false, 600));
+        assert!(
+            wide.score >= narrow.score,
+            "{} < {}",
+            wide.score,
+            narrow.score
+        );
+        // Pruned history: far fewer entries than levels × beam.
+        let entries: usize = s.levels.iter().map(|l| l.parent.len()).sum();
+        assert!(entries < 600 * 64 / 4, "{entries}");
+        record(&wide).unwrap();
+    }
+
+    #[test]
+    fn checkpoint_resume_gives_the_same_result() {
+        let rules = Rules::geek();
+        let pieces = sequence(PIECES);
+        let (_, straight) = solve(config(16, MoveMode::Reach, false, 300));
+        let mut s = Search::new(config(16, MoveMode::Reach, false, 300));
+        for _ in 0..130 {
+            s.step(&rules, &pieces);
+        }
+        s.prune();
+        let dir = std::env::temp_dir().join(format!("arcade-geek-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("search.json");
+        s.save(&path).unwrap();
+        let mut resumed = Search::load(&path).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        resumed
+            .run(&rules, &Progress::hidden(), 0, |_| Ok(()))
+            .unwrap();
+        assert_eq!(resumed.best(), straight);
+    }
+
+    #[test]
+    fn select_merges_equal_fields_keeping_the_best_rank() {
+        let mut a = empty_board();
+        a.set(0, 0);
+        let b = empty_board();
+        let cand = |rank: f64, board: Board, parent: u32| Candidate {
+            rank,
+            score: rank as u64,
+            board,
+            parent,
+            placement: Placement {
+                rotation: 0,
+                col: 0,
+                row: 0,
+            },
+        };
+        let mut chosen = vec![
+            cand(1.0, a, 0),
+            cand(5.0, b, 1),
+            cand(3.0, a, 2),
+            cand(4.0, b, 3),
+        ];
+        select(&mut chosen, &mut FxHashSet::default(), 3, 3);
+        let got: Vec<(u32, f64)> = chosen.iter().map(|c| (c.parent, c.rank)).collect();
+        assert_eq!(got, vec![(1, 5.0), (2, 3.0)]);
+    }
+}

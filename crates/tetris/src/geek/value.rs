@@ -1,0 +1,229 @@
+//! How promising a challenge field is, in points: a linear function of
+//! features. The search ranks fields by score so far plus this value, so the
+//! value says what a field is worth in future points: filled cells multiply
+//! future clears, holes and ragged rows cost them, and a stack near the top
+//! risks ending the game.
+//!
+//! The sequence is known, so some features look ahead: a full field is worth
+//! more when an I piece (the only one that clears four rows) is coming soon,
+//! and riskier when the next I is far away.
+
+use crate::board::Board;
+use crate::features::{self, Feature, FeatureSet};
+use crate::piece::Piece;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Number of features.
+pub const COUNT: usize = 13;
+
+/// The features, in the order of [`GeekWeights::values`].
+pub const NAMES: [&str; COUNT] = [
+    "row_transitions",
+    "column_transitions",
+    "holes",
+    "well_sums",
+    "hole_depth",
+    "rows_with_holes",
+    "bumpiness",
+    "max_height",
+    "filled_cells",
+    "height_over_15_squared",
+    "almost_full_rows",
+    "filled_cells_x_i_distance",
+    "max_height_x_i_distance",
+];
+
+const BOARD_FEATURES: [Feature; 8] = [
+    Feature::RowTransitions,
+    Feature::ColumnTransitions,
+    Feature::Holes,
+    Feature::WellSums,
+    Feature::HoleDepth,
+    Feature::RowsWithHoles,
+    Feature::Bumpiness,
+    Feature::MaxHeight,
+];
+
+/// Height above which the squared-excess feature grows.
+const SAFE_HEIGHT: f64 = 15.0;
+/// Distances to the next I piece are capped here and scaled to 0..=1.
+const I_DISTANCE_CAP: usize = 30;
+
+/// What the value knows of the future: how far away the next I piece is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outlook {
+    /// Pieces until the next I (0: the next piece is an I), capped, over the cap.
+    pub i_distance: f64,
+}
+
+impl Outlook {
+    /// The outlook after `placed` pieces of `pieces` have been placed.
+    pub fn after(pieces: &[Piece], placed: usize) -> Outlook {
+        let distance = pieces[placed.min(pieces.len())..]
+            .iter()
+            .take(I_DISTANCE_CAP)
+            .position(|&p| p == Piece::I)
+            .unwrap_or(I_DISTANCE_CAP);
+        Outlook {
+            i_distance: distance as f64 / I_DISTANCE_CAP as f64,
+        }
+    }
+}
+
+/// Weights of the features, in points per unit. Serialised as
+/// `{"features": {"holes": -150.0, ...}}`; features a file leaves out weigh 0.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(into = "WeightsFile", try_from = "WeightsFile")]
+pub struct GeekWeights {
+    pub values: [f64; COUNT],
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WeightsFile {
+    features: BTreeMap<String, f64>,
+}
+
+impl From<GeekWeights> for WeightsFile {
+    fn from(w: GeekWeights) -> Self {
+        WeightsFile {
+            features: NAMES.iter().map(|n| n.to_string()).zip(w.values).collect(),
+        }
+    }
+}
+
+impl TryFrom<WeightsFile> for GeekWeights {
+    type Error = String;
+    fn try_from(f: WeightsFile) -> Result<Self, String> {
+        let mut values = [0.0; COUNT];
+        for (name, &w) in &f.features {
+            let i = NAMES
+                .iter()
+                .position(|n| n == name)
+                .ok_or_else(|| format!("unknown feature {name:?}; known: {}", NAMES.join(", ")))?;
+            values[i] = w;
+        }
+        Ok(GeekWeights { values })
+    }
+}
+
+impl GeekWeights {
+    /// The built-in weights (hand-set starting point).
+    pub fn builtin() -> GeekWeights {
+        GeekWeights {
+            values: [
+                -30.0, -60.0, -150.0, -15.0, -5.0, -80.0, -5.0, -10.0, 12.0, -200.0, 0.0, 0.0, 0.0,
+            ],
+        }
+    }
+
+    /// The board features the weights need computed.
+    pub fn needs(&self) -> FeatureSet {
+        FeatureSet::of(
+            BOARD_FEATURES
+                .iter()
+                .zip(&self.values)
+                .filter(|&(_, &w)| w != 0.0)
+                .map(|(&f, _)| f)
+                .chain(std::iter::once(Feature::MaxHeight)),
+        )
+    }
+
+    /// The feature values of a field.
+    #[inline]
+    pub fn features(board: &Board, needs: FeatureSet, outlook: Outlook) -> [f64; COUNT] {
+        let v = features::board_values(board, board.height(), needs);
+        let mut out = [0.0; COUNT];
+        for (o, f) in out.iter_mut().zip(BOARD_FEATURES) {
+            *o = v.get(f);
+        }
+        let full = board.full_row();
+        let (mut cells, mut almost_full) = (0u32, 0u32);
+        for &r in &board.rows()[..board.height()] {
+            cells += r.count_ones();
+            almost_full += u32::from((full & !r).count_ones() == 1);
+        }
+        let max_height = v.get(Feature::MaxHeight);
+        let excess = (max_height - SAFE_HEIGHT).max(0.0);
+        out[8] = f64::from(cells);
+        out[9] = excess * excess;
+        out[10] = f64::from(almost_full);
+        out[11] = f64::from(cells) * outlook.i_distance;
+        out[12] = max_height * outlook.i_distance;
+        out
+    }
+
+    /// The value of a field: Σ weight × feature.
+    #[inline]
+    pub fn value(&self, board: &Board, needs: FeatureSet, outlook: Outlook) -> f64 {
+        GeekWeights::features(board, needs, outlook)
+            .iter()
+            .zip(&self.values)
+            .map(|(f, w)| f * w)
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geek::empty_board;
+
+    const NEAR: Outlook = Outlook { i_distance: 0.0 };
+
+    #[test]
+    fn features_of_a_small_field() {
+        let mut b = empty_board();
+        for x in 0..9 {
+            b.set(x, 0);
+        }
+        b.set(3, 2);
+        let w = GeekWeights::builtin();
+        let f = GeekWeights::features(&b, FeatureSet::ALL, NEAR);
+        assert_eq!(f[8], 10.0); // filled cells
+        assert_eq!(f[2], 1.0); // the hole under (3, 2)
+        assert_eq!(f[7], 3.0); // max height
+        assert_eq!(f[9], 0.0);
+        assert_eq!(f[10], 1.0); // row 0 misses one cell
+        assert_eq!((f[11], f[12]), (0.0, 0.0)); // an I is next
+        let v: f64 = f.iter().zip(&w.values).map(|(a, b)| a * b).sum();
+        assert_eq!(w.value(&b, w.needs(), NEAR), v);
+        for y in 0..18 {
+            b.set(9, y);
+        }
+        let far = Outlook { i_distance: 0.5 };
+        let f = GeekWeights::features(&b, FeatureSet::ALL, far);
+        assert_eq!(f[9], 9.0);
+        assert_eq!((f[11], f[12]), (14.0, 9.0));
+    }
+
+    #[test]
+    fn outlook_counts_pieces_to_the_next_i() {
+        use Piece::*;
+        let seq = [Z, S, I, O, T];
+        assert_eq!(Outlook::after(&seq, 0).i_distance, 2.0 / 30.0);
+        assert_eq!(Outlook::after(&seq, 2).i_distance, 0.0);
+        assert_eq!(Outlook::after(&seq, 3).i_distance, 1.0); // none left: capped
+        assert_eq!(Outlook::after(&seq, 5).i_distance, 1.0);
+    }
+
+    #[test]
+    fn weights_files_round_trip_and_typos_are_named() {
+        let w = GeekWeights::builtin();
+        let text = serde_json::to_string(&w).unwrap();
+        assert!(text.contains("\"filled_cells\""));
+        assert_eq!(serde_json::from_str::<GeekWeights>(&text).unwrap(), w);
+        let typo = text.replace("filled_cells\"", "filed_cells\"");
+        let err = serde_json::from_str::<GeekWeights>(&typo)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("unknown feature \"filed_cells\""), "{err}");
+        // Older files without the look-ahead features still load.
+        let old = r#"{"features": {"holes": -100.0}}"#;
+        assert_eq!(
+            serde_json::from_str::<GeekWeights>(old).unwrap().values[2],
+            -100.0
+        );
+    }
+}

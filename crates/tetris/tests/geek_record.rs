@@ -1,0 +1,72 @@
+//! The published second-place record of the 2021 Tencent Geek Challenge
+//! replays to its official score.
+
+use arcade_tetris::geek::record::Record;
+use arcade_tetris::geek::replay::{End, replay};
+use std::path::PathBuf;
+
+fn shared(path: &str) -> Option<String> {
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data")
+        .join(path);
+    match std::fs::read_to_string(&file) {
+        Ok(text) => Some(text),
+        Err(e) if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!(
+                "{}: {e} (CI needs ../shared beside the checkout)",
+                file.display()
+            )
+        }
+        Err(e) => {
+            eprintln!("skipping: {}: {e}", file.display());
+            None
+        }
+    }
+}
+
+#[test]
+fn second_place_record_scores_1378178() {
+    let Some(text) = shared("geek-tetris/record-1378178.txt") else {
+        return;
+    };
+    let record = Record::parse(&text).expect("the published record is well formed");
+    let r = replay(&record, |_| {});
+    assert_eq!(r.score, 1_378_178);
+    assert_eq!(r.end, End::PieceLimit);
+    assert_eq!(r.pieces, 10_000);
+}
+
+/// The bitboard engine (move following, locking and scoring) agrees with
+/// the reference replay on every piece of the published record.
+#[test]
+fn engine_replay_matches_the_reference_piece_by_piece() {
+    use arcade_tetris::Rules;
+    use arcade_tetris::geek::{self, PIECES};
+    use arcade_tetris::movegen::follow;
+    let Some(text) = shared("geek-tetris/record-1378178.txt") else {
+        return;
+    };
+    let record = Record::parse(&text).unwrap();
+    let mut reference = Vec::new();
+    replay(&record, |f| reference.push(f.score));
+    let rules = Rules::geek();
+    let pieces = geek::sequence(PIECES);
+    let mut board = geek::empty_board();
+    let mut score = 0;
+    for (i, &piece) in pieces.iter().enumerate() {
+        let p = follow(
+            &rules,
+            &board,
+            piece,
+            geek::spawn_rotation(i),
+            record.ops(i),
+        )
+        .expect("spawn is free");
+        let locked = geek::lock(&rules, &board, piece, p, i + 1 == PIECES);
+        assert!(!locked.topped_out);
+        score += locked.points;
+        assert_eq!(score, reference[i], "piece {i}");
+        board = locked.board;
+    }
+    assert_eq!(score, 1_378_178);
+}
