@@ -50,6 +50,8 @@ def main():
     p.add_argument("--repeats", type=int, default=3, help="timed runs per round")
     p.add_argument("--rounds", type=int, default=3, help="alternating rounds")
     p.add_argument("--seed", type=int, default=2024)
+    p.add_argument("--inputs", default="uniform,sorted",
+                   help="of uniform, sorted, reversed (the sorted values backwards)")
     args = p.parse_args()
     windows = [int(k) for k in args.windows.split(",")]
 
@@ -57,7 +59,8 @@ def main():
     uniform = rng.random(args.n)
     with_nans = uniform.copy()
     with_nans[rng.random(args.n) < 0.01] = np.nan
-    inputs = {"uniform": uniform, "sorted": np.sort(uniform)}
+    all_inputs = {"uniform": uniform, "sorted": np.sort(uniform), "reversed": np.sort(uniform)[::-1].copy()}
+    inputs = {kind: all_inputs[kind] for kind in args.inputs.split(",")}
 
     print(f"n = {args.n:,}, best of {args.rounds} alternating rounds x {args.repeats} runs, single thread")
     print(f"{'k':>7}  {'input':<8} {'arcade el/s':>14} {'bottleneck el/s':>16} {'ratio':>7}")

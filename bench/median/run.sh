@@ -6,6 +6,7 @@
 # give the same medians (also on data with NaNs, against min_count=1).
 #
 # Usage: bench/median/run.sh [--n N] [--windows K,K,...] [--rounds R] [--repeats R] [--seed S]
+#                            [--inputs uniform,sorted,reversed]
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/../venv.sh" numpy bottleneck

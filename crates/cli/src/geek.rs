@@ -1,6 +1,7 @@
 //! `arcade geek …`: the 2021 Tencent Geek Challenge Tetris.
 
 use crate::exit::bad_input;
+use crate::tetris::MethodArg;
 use anyhow::{Context, Result};
 use arcade_core::progress::Progress;
 use arcade_core::runner::with_threads;
@@ -10,7 +11,6 @@ use arcade_tetris::geek::search::{self, Search, SearchConfig, Solution};
 use arcade_tetris::geek::tune::{GeekTune, GeekTuneSetup};
 use arcade_tetris::geek::value::GeekWeights;
 use arcade_tetris::geek::{HEIGHT, PIECES, WIDTH};
-use arcade_tetris::tune::Method;
 use arcade_tetris::{MoveMode, Piece, Rules};
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
@@ -123,6 +123,11 @@ pub struct SolveArgs {
     /// (the same stage: rows cleared so far) may take, as a share (1: no limit).
     #[arg(long, value_name = "SHARE", default_value_t = 1.0)]
     stage_share: f64,
+    /// Fields kept beyond the beam each piece: those with the fewest filled
+    /// cells, so a narrow beam that fills up everywhere at once has a way
+    /// back instead of topping out [default: beam/8, at least 4]
+    #[arg(long, value_name = "N")]
+    reserve: Option<usize>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -151,6 +156,10 @@ pub struct TuneArgs {
     /// End-game fade of the board value, as for `solve --horizon`.
     #[arg(long, value_name = "N", default_value_t = 0)]
     horizon: usize,
+    /// Low fields kept beyond the beam, as for `solve --reserve`
+    /// [default: beam/8, at least 4]
+    #[arg(long, value_name = "N")]
+    reserve: Option<usize>,
     /// Generations to run (on --resume: the new target).
     #[arg(long, default_value_t = 30)]
     generations: usize,
@@ -178,13 +187,6 @@ pub struct TuneArgs {
     /// No progress output.
     #[arg(long, short)]
     quiet: bool,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum MethodArg {
-    Cem,
-    De,
-    Pso,
 }
 
 #[derive(Args)]
@@ -286,6 +288,7 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
             weights: load_weights(&a.weights)?,
             horizon: a.horizon,
             stage_share: a.stage_share,
+            reserve: a.reserve.unwrap_or(SearchConfig::default_reserve(a.beam)),
         })
     };
     let progress = Progress::new(search.config.pieces as u64, "pieces", a.quiet || a.json);
@@ -319,6 +322,9 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
         }
         let mut config = search.config.clone();
         config.beam *= 2;
+        if a.reserve.is_none() {
+            config.reserve = SearchConfig::default_reserve(config.beam);
+        }
         search = Search::new(config);
     }
     progress.finish();
@@ -331,6 +337,13 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
         .with_context(|| format!("writing {}", a.out.display()))?;
     let replayed = replay::replay(&record, |_| {});
     let seconds = start.elapsed().as_secs_f64();
+    if replayed.pieces < search.config.pieces {
+        eprintln!(
+            "warning: every field of the beam topped out after {} of {} pieces; \
+             a wider --beam or --reserve gets further",
+            replayed.pieces, search.config.pieces
+        );
+    }
     let mode = match search.config.mode {
         MoveMode::Drop => "drop",
         MoveMode::Reach => "reach",
@@ -377,14 +390,19 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
             float: a.float,
             base: load_weights(&a.init)?,
             horizon: a.horizon,
+            reserve: a
+                .reserve
+                .unwrap_or(SearchConfig::default_reserve(a.beam.max(1))),
         };
-        let method = match a.method {
-            MethodArg::Cem => Method::Cem,
-            MethodArg::De => Method::De,
-            MethodArg::Pso => Method::Pso,
-        };
-        GeekTune::new(setup, method, a.spread, a.population, a.seed, a.generations)
-            .map_err(bad_input)?
+        GeekTune::new(
+            setup,
+            a.method.into(),
+            a.spread,
+            a.population,
+            a.seed,
+            a.generations,
+        )
+        .map_err(bad_input)?
     };
     let per_gen = run.optimizer.evaluations_per_generation() as u64;
     let progress = Progress::new(per_gen, "evals", a.quiet);
@@ -427,18 +445,6 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
         serde_json::to_string_pretty(&best)?
     );
     Ok(())
-}
-
-fn piece_colour(p: Piece) -> u8 {
-    match p {
-        Piece::I => 51,
-        Piece::O => 226,
-        Piece::T => 129,
-        Piece::S => 46,
-        Piece::Z => 196,
-        Piece::J => 21,
-        Piece::L => 208,
-    }
 }
 
 fn watch_cmd(a: WatchArgs) -> Result<()> {
@@ -492,7 +498,7 @@ fn draw(f: &Frame, colours: &[[Option<Piece>; WIDTH]]) {
         for x in 0..WIDTH {
             match (row[x], colours[y][x]) {
                 (true, Some(p)) => {
-                    let _ = write!(out, "\x1b[38;5;{}m██\x1b[0m", piece_colour(p));
+                    let _ = write!(out, "\x1b[38;5;{}m██\x1b[0m", crate::watch::colour(p));
                 }
                 (true, None) => out.push_str("██"),
                 (false, _) => out.push_str(" ."),

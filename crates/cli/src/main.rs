@@ -2,12 +2,16 @@
 //!
 //! Argument parsing and printing only; every command is a library call.
 
+mod battle;
 mod exit;
+mod flappy;
 mod geek;
 mod jumpin;
 mod median;
+mod mines;
 mod sketch;
 mod tetris;
+mod tiles;
 mod watch;
 
 use clap::{Parser, Subcommand};
@@ -40,6 +44,9 @@ enum Game {
     /// Jump In': optimal solver, exhaustive search for the hardest puzzles, generator.
     #[command(subcommand)]
     Jumpin(jumpin::Command),
+    /// Minesweeper: exact-probability solver, position analyser, win-rate benchmark.
+    #[command(subcommand)]
+    Mines(mines::Command),
     /// Sliding-window median of a stream of numbers (one per line or a CSV column).
     ///
     /// Example: arcade median --window 101 --input prices.csv --column 2 --header
@@ -48,6 +55,12 @@ enum Game {
     ///
     /// Example: arcade sketch photo.jpg sketch.png --depth 10
     Sketch(sketch::SketchArgs),
+    /// Sheep a Sheep (羊了个羊): exact solver, greedy player, generator of solvable levels.
+    #[command(subcommand)]
+    Tiles(tiles::Command),
+    /// Flappy Bird: deterministic environment, heuristic and neural policies, CPU training.
+    #[command(subcommand)]
+    Flappy(flappy::Command),
 }
 
 fn main() -> ExitCode {
@@ -59,8 +72,11 @@ fn main() -> ExitCode {
         Game::Tetris(cmd) => tetris::run(cmd),
         Game::Geek(cmd) => geek::run(cmd),
         Game::Jumpin(cmd) => jumpin::run(cmd),
+        Game::Mines(cmd) => mines::run(cmd),
         Game::Median(args) => median::run(args),
         Game::Sketch(args) => sketch::run(args),
+        Game::Tiles(cmd) => tiles::run(cmd),
+        Game::Flappy(cmd) => flappy::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

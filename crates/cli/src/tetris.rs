@@ -228,8 +228,9 @@ pub struct TuneArgs {
     quiet: bool,
 }
 
+/// The optimizers of arcade-core, as a command-line choice.
 #[derive(Clone, Copy, ValueEnum)]
-enum MethodArg {
+pub(crate) enum MethodArg {
     Cem,
     De,
     Pso,

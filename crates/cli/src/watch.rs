@@ -18,7 +18,7 @@ pub struct Watch {
 }
 
 /// ANSI 256-colour codes in the guideline colours.
-fn colour(p: Piece) -> u8 {
+pub(crate) fn colour(p: Piece) -> u8 {
     match p {
         Piece::I => 51,
         Piece::O => 226,

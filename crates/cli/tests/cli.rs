@@ -1,43 +1,8 @@
 //! End-to-end checks of the `arcade` binary: exit statuses, one-line errors,
 //! JSON keys, and that tuned weights load back as an AI.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn arcade(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arcade"))
-        .args(args)
-        .output()
-        .expect("run arcade")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    assert!(o.status.success(), "failed: {}", stderr(o));
-    serde_json::from_slice(&o.stdout).expect("stdout is one JSON object")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arcade-cli-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Bad input: exit status 2 and exactly one line naming the problem.
-fn assert_bad_input(args: &[&str], expected: &str) {
-    let o = arcade(args);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-    let err = stderr(&o);
-    assert_eq!(
-        err.trim_end().lines().count(),
-        1,
-        "{args:?} printed:\n{err}"
-    );
-    assert!(err.contains(expected), "{args:?} printed:\n{err}");
-}
+mod common;
+use common::{arcade, assert_bad_input, json, stderr, temp_dir};
 
 #[test]
 fn malformed_board_unknown_ai_and_weights_typo_exit_2_with_one_line() {

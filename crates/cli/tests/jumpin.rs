@@ -2,63 +2,8 @@
 //! errors with exit status 2, and that what `hardest` and `generate` print
 //! solves back to the move counts they claim.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn arcade(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arcade"))
-        .args(args)
-        .output()
-        .expect("run arcade")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    assert!(o.status.success(), "failed: {}", stderr(o));
-    serde_json::from_slice(&o.stdout).expect("stdout is one JSON object")
-}
-
-/// A file holding `text` for the length of one test.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, text: &str) -> TempFile {
-        let path =
-            std::env::temp_dir().join(format!("arcade-jumpin-{}-{name}", std::process::id()));
-        std::fs::write(&path, text).unwrap();
-        TempFile(path)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// Bad input: exit status 2 and exactly one line naming the problem.
-fn assert_bad_input(args: &[&str], expected: &str) {
-    let o = arcade(args);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-    let err = stderr(&o);
-    assert_eq!(
-        err.trim_end().lines().count(),
-        1,
-        "{args:?} printed:\n{err}"
-    );
-    assert!(err.contains(expected), "{args:?} printed:\n{err}");
-}
+mod common;
+use common::{TempFile, arcade, assert_bad_input, json, stderr, stdout};
 
 /// The optimal move count `solve` reports for a code.
 fn solve_code(code: &str) -> Option<u64> {

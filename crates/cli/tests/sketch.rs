@@ -1,14 +1,9 @@
 //! `arcade sketch`: writes the sketch, errors exit 2 with one line.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::{arcade, assert_bad_input, temp_dir};
 
-fn arcade(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arcade"))
-        .args(args)
-        .output()
-        .expect("run arcade")
-}
+use std::path::Path;
 
 fn golden(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -16,21 +11,6 @@ fn golden(name: &str) -> String {
         .join(name)
         .display()
         .to_string()
-}
-
-/// A directory of the test's own (tests run in parallel and clean up).
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arcade-cli-sketch-{test}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn assert_bad_input(args: &[&str], expected: &str) {
-    let o = arcade(args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    assert!(err.contains(expected), "{args:?}: {err}");
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //! ALGO is auto, sorted, heap or blocks (default auto); with the environment
 //! variable REUSE=1 the output buffer is reused across runs (no allocation
 //! or page faults timed). Prints one line per
-//! (k, algorithm): `k algo n best_seconds elements_per_second`, the best of
+//! (k, algorithm): `k algo n best_seconds elements_per_second runs`, the best of
 //! at least REPEATS runs (default 3) and of as many as fit in half a second,
 //! so that short runs get as many chances as long ones to run undisturbed. With OUTPUT, the last result is written there
 //! (little-endian f64) so the script can compare it with bottleneck's.
@@ -70,7 +70,7 @@ fn main() {
                 std::hint::black_box(&last);
             }
             println!(
-                "{k} {name} {} {best:.6} {:.0}",
+                "{k} {name} {} {best:.6} {:.0} {runs}",
                 data.len(),
                 data.len() as f64 / best
             );

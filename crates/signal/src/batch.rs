@@ -18,7 +18,9 @@ pub enum Algorithm {
     /// only one that can stream; in batch it was never the fastest.
     Heap,
     /// Suomela's sort-based block algorithm: O(log k) per value, from one
-    /// sort per block; the fastest above [`SORTED_MAX_WINDOW`].
+    /// sort per block; the fastest above [`SORTED_MAX_WINDOW`]. Where two
+    /// consecutive blocks form one monotone run, it takes each median from
+    /// its position in the input instead (O(1) per value).
     Blocks,
 }
 

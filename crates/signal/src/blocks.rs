@@ -13,6 +13,13 @@
 //! value per step, so they move O(1) nodes per step amortised. The cost is
 //! dominated by sorting each block once: O(n log k) with a small constant and
 //! few cache misses.
+//!
+//! Monotone stretches skip the lists: when both blocks came in key order, in
+//! the same direction and without a step back where they meet, every window
+//! of the slide is a sorted slice of the input and its median is read off by
+//! position ([`Slider::slide_monotone`]). Sorted or reverse-sorted data then
+//! costs one pass to build each block's (already sorted) list, which the
+//! general slide needs should the next block break the order.
 
 use crate::key::{NAN_KEY, key, mean2, value};
 use crate::radix::Sorter;
@@ -39,11 +46,20 @@ struct Block {
     /// Position in the block → key.
     keys: Vec<u64>,
     sorter: Sorter,
-    /// The block's values came in sorted order.
-    in_order: bool,
+    /// The block's keys came in non-decreasing order.
+    ascending: bool,
+    /// The block's keys came in non-increasing order.
+    descending: bool,
 }
 
 const HEAD: u32 = 0;
+
+/// The key order of a monotone run of input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Direction {
+    Ascending,
+    Descending,
+}
 
 /// How many steps ahead nodes are prefetched.
 const PREFETCH_AHEAD: usize = 16;
@@ -57,12 +73,26 @@ impl Block {
             rank_of: Vec::with_capacity(k),
             keys: Vec::with_capacity(k),
             sorter: Sorter::default(),
-            in_order: false,
+            ascending: false,
+            descending: false,
         }
     }
 
     fn tail(&self) -> u32 {
         (self.nodes.len() - 1) as u32
+    }
+
+    /// Whether this block, then `next`, is one monotone run of keys: then
+    /// every window that spans the two is sorted (one way or the other).
+    fn runs_into(&self, next: &Block) -> Option<Direction> {
+        let (&last, &first) = (self.keys.last()?, next.keys.first()?);
+        if self.ascending && next.ascending && last <= first {
+            Some(Direction::Ascending)
+        } else if self.descending && next.descending && last >= first {
+            Some(Direction::Descending)
+        } else {
+            None
+        }
     }
 
     /// Sorts `values` and links them, all present.
@@ -71,7 +101,8 @@ impl Block {
         self.keys.clear();
         self.keys.extend(values.iter().map(|&x| key(x)));
         let mask = self.sorter.sort_positions(&self.keys);
-        self.in_order = self.keys.is_sorted();
+        self.ascending = self.keys.is_sorted();
+        self.descending = self.keys.is_sorted_by(|x, y| x >= y);
         self.rank_of.clear();
         self.rank_of.resize(len, 0);
         self.nodes.clear();
@@ -202,16 +233,23 @@ pub fn rolling_median_blocks(data: &[f64], window: usize, out: &mut Vec<f64>) {
         window,
     };
     out.push(s.median::<false>());
-    for chunk in data[window..].chunks(window) {
+    for (i, chunk) in data[window..].chunks(window).enumerate() {
         s.b.build(chunk);
-        s.b.unwind();
-        s.c.cb = s.b.tail();
-        s.c.sb = 0;
-        match (window >= PREFETCH_MIN_WINDOW, s.a.in_order && s.b.in_order) {
-            (true, true) => s.slide_block::<true, true>(out),
-            (true, false) => s.slide_block::<true, false>(out),
-            (false, true) => s.slide_block::<false, true>(out),
-            (false, false) => s.slide_block::<false, false>(out),
+        if let Some(direction) = s.a.runs_into(&s.b) {
+            // From `A`'s second value to `B`'s last: every window of the slide.
+            let span = &data[i * window + 1..(i + 1) * window + chunk.len()];
+            s.slide_monotone(span, direction, out);
+        } else {
+            s.b.unwind();
+            s.c.cb = s.b.tail();
+            s.c.sb = 0;
+            let ordered = s.a.ascending && s.b.ascending;
+            match (window >= PREFETCH_MIN_WINDOW, ordered) {
+                (true, true) => s.slide_block::<true, true>(out),
+                (true, false) => s.slide_block::<true, false>(out),
+                (false, true) => s.slide_block::<false, true>(out),
+                (false, false) => s.slide_block::<false, false>(out),
+            }
         }
         // `B` is full: it becomes the next `A`, its cursor with it.
         std::mem::swap(&mut s.a, &mut s.b);
@@ -246,6 +284,34 @@ impl Slider {
             self.insert_newest::<ORDERED>(y);
             out.push(self.median::<ORDERED>());
         }
+    }
+
+    /// Slides the window across block `B` when `A` runs into it in
+    /// `direction` (see [`Block::runs_into`]): each window of `span` is
+    /// sorted, so its median is at a fixed position, and no list is touched.
+    /// `B` stays fully linked (as the general slide leaves it); its cursor
+    /// is placed on the last window's lower middle.
+    fn slide_monotone(&mut self, span: &[f64], direction: Direction, out: &mut Vec<f64>) {
+        let (a, b) = (&self.a.keys, &self.b.keys);
+        let windows = span.windows(self.window).zip(a.iter().zip(b));
+        let mut nans = self.nans;
+        match direction {
+            Direction::Ascending => out.extend(windows.map(|(w, (&old, &new))| {
+                nans = nans + usize::from(new == NAN_KEY) - usize::from(old == NAN_KEY);
+                median_of_run(w, nans, |i| i)
+            })),
+            Direction::Descending => out.extend(windows.map(|(w, (&old, &new))| {
+                nans = nans + usize::from(new == NAN_KEY) - usize::from(old == NAN_KEY);
+                median_of_run(w, nans, |i| w.len() - 1 - i)
+            })),
+        }
+        self.nans = nans;
+        // `A` is spent; in `B` (sorted, all present) the values below node
+        // `r + 1` are the smallest `r`. A short `B`, the input's last, may
+        // hold fewer than `r`: then all of them are small, still a valid split.
+        let r = ((self.window - nans).saturating_sub(1) / 2).min(self.b.rank_of.len());
+        self.c.cb = r as u32 + 1;
+        self.c.sb = r;
     }
 
     /// Removes node `x` from `A`, keeping the cursor on a present node.
@@ -355,5 +421,21 @@ impl Slider {
             value(lo),
             value(select_unpredictable(ka <= kb, after_a, after_b)),
         )
+    }
+}
+
+/// The median of a window sorted by key (NaNs, the largest keys, at the
+/// top), where `at(i)` is the position of its `i`-th smallest value.
+#[inline(always)]
+fn median_of_run(w: &[f64], nans: usize, at: impl Fn(usize) -> usize) -> f64 {
+    let valid = w.len() - nans;
+    if valid == 0 {
+        return f64::NAN;
+    }
+    let r = (valid - 1) / 2;
+    if valid % 2 == 1 {
+        w[at(r)]
+    } else {
+        mean2(w[at(r)], w[at(r + 1)])
     }
 }

@@ -4,7 +4,9 @@
 //!   `k` once `k` values are in; O(k) memory.
 //! - [`rolling_median`]: batch, one median per full window of a slice; picks
 //!   by window length ([`Algorithm`]) between a branch-free sorted window
-//!   (k ≤ 16) and Suomela's sort-based block algorithm (larger k).
+//!   (k ≤ 16) and Suomela's sort-based block algorithm (larger k), which
+//!   reads the medians of sorted or reverse-sorted stretches of the input
+//!   straight off it.
 //! - [`naive`]: the sort-every-window reference the fast ones are tested
 //!   against.
 //!

@@ -33,6 +33,11 @@ impl Sorter {
             self.words.extend(0..len as u64);
             return mask;
         }
+        if keys.is_sorted_by(|a, b| a >= b) {
+            // Reverse-sorted input: the positions backwards.
+            self.words.extend((0..len as u64).rev());
+            return mask;
+        }
         self.words.extend(
             keys.iter()
                 .enumerate()
@@ -129,6 +134,19 @@ mod tests {
     proptest! {
         #[test]
         fn small_blocks_sort_by_full_key(keys in prop::collection::vec(prop_oneof![any::<u64>(), 0u64..300, (0u64..4).prop_map(|k| k << 60)], 0..600)) {
+            check(&keys)?;
+        }
+
+        #[test]
+        fn monotone_blocks_sort_by_full_key(
+            keys in prop::collection::vec(prop_oneof![any::<u64>(), 0u64..50], 0..3000),
+            descending in any::<bool>(),
+        ) {
+            let mut keys = keys;
+            keys.sort_unstable();
+            if descending {
+                keys.reverse();
+            }
             check(&keys)?;
         }
 

@@ -175,3 +175,55 @@ proptest! {
         check_all(&data, k)?;
     }
 }
+
+/// `values` in key order (NaNs last), or in reverse key order (NaNs first).
+fn monotone(mut values: Vec<f64>, descending: bool) -> Vec<f64> {
+    values.sort_by_key(|&x| arcade_signal::key::key(x));
+    if descending {
+        values.reverse();
+    }
+    values
+}
+
+/// Inputs made of monotone runs, up and down, with ties and NaNs: long runs
+/// take the block algorithm's sorted-slice shortcut, and the joins between
+/// runs (and blocks that straddle them) the general slide.
+fn monotone_runs() -> impl Strategy<Value = Vec<f64>> {
+    let run = (prop::collection::vec(value(), 0..250), any::<bool>())
+        .prop_map(|(values, descending)| monotone(values, descending));
+    prop::collection::vec(run, 1..6).prop_map(|runs| runs.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn monotone_runs_match_naive(data in monotone_runs(), k in 1usize..120) {
+        check_all(&data, k)?;
+    }
+
+    /// One sorted (or reverse-sorted) input, every window in the shortcut.
+    #[test]
+    fn sorted_inputs_match_naive(
+        values in prop::collection::vec(value(), 1..600),
+        descending in any::<bool>(),
+        k in 1usize..200,
+    ) {
+        check_all(&monotone(values, descending), k)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(6))]
+
+    /// Sorted and reverse-sorted blocks of 1024 values and more (the radix
+    /// sorter's in-order shortcuts), joined by a general stretch.
+    #[test]
+    fn long_monotone_windows_match_naive(
+        up in prop::collection::vec(long_window_value(), 2000..3000),
+        down in prop::collection::vec(long_window_value(), 2000..3000),
+        k in 1024usize..1500,
+    ) {
+        check_all(&[monotone(up, false), monotone(down, true)].concat(), k)?;
+    }
+}

@@ -30,6 +30,9 @@ pub struct GeekTuneSetup {
     /// End-game fade of the field value (see `SearchConfig::horizon`).
     #[serde(default)]
     pub horizon: usize,
+    /// Low fields kept beyond the beam (see `SearchConfig::reserve`).
+    #[serde(default)]
+    pub reserve: usize,
 }
 
 impl GeekTuneSetup {
@@ -63,6 +66,7 @@ impl GeekTuneSetup {
             weights: self.weights(x),
             horizon: self.horizon,
             stage_share: 1.0,
+            reserve: self.reserve,
         });
         search
             .run(rules, &Progress::hidden(), 0, |_| Ok(()))
@@ -150,6 +154,7 @@ mod tests {
             float: false,
             base: GeekWeights::builtin(),
             horizon: 0,
+            reserve: 2,
         };
         assert_eq!(setup.weights(&setup.start()), setup.base);
         let rules = Rules::geek();

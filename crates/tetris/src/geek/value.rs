@@ -82,13 +82,21 @@ pub struct GeekWeights {
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct WeightsFile {
+    /// A label, kept for people reading the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
     features: BTreeMap<String, f64>,
+    /// Provenance (commands, results), kept for people reading the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    about: Option<BTreeMap<String, String>>,
 }
 
 impl From<GeekWeights> for WeightsFile {
     fn from(w: GeekWeights) -> Self {
         WeightsFile {
+            name: None,
             features: NAMES.iter().map(|n| n.to_string()).zip(w.values).collect(),
+            about: None,
         }
     }
 }
@@ -108,14 +116,13 @@ impl TryFrom<WeightsFile> for GeekWeights {
     }
 }
 
+/// The shipped weights; the file records how they were tuned and what they score.
+const TUNED: &str = include_str!("../../weights/geek.json");
+
 impl GeekWeights {
-    /// The built-in weights (hand-set starting point).
+    /// The built-in weights: tuned with `arcade geek tune` (`weights/geek.json`).
     pub fn builtin() -> GeekWeights {
-        GeekWeights {
-            values: [
-                -30.0, -60.0, -150.0, -15.0, -5.0, -80.0, -5.0, -10.0, 12.0, -200.0, 0.0, 0.0, 0.0,
-            ],
-        }
+        serde_json::from_str(TUNED).expect("weights/geek.json is a valid weights file")
     }
 
     /// The board features the weights need computed.
@@ -219,6 +226,9 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("unknown feature \"filed_cells\""), "{err}");
+        // The shipped file carries a name and its provenance.
+        assert!(TUNED.contains("\"about\""));
+        assert!(w.values[8] > 0.0, "filled cells are worth points");
         // Older files without the look-ahead features still load.
         let old = r#"{"features": {"holes": -100.0}}"#;
         assert_eq!(

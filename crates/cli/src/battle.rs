@@ -1,0 +1,261 @@
+//! `arcade mines battle …`: two-player Minesweeper, AI against AI or a
+//! person at the terminal.
+
+use crate::exit::bad_input;
+use anyhow::{Result, anyhow, bail};
+use arcade_core::progress::Progress;
+use arcade_core::runner::with_threads;
+use arcade_core::{Rng, derive_seed};
+use arcade_mines::battle::arena::MatchReport;
+use arcade_mines::battle::{Ai, Battle, MatchConfig, Rules, Turn, run_match};
+use clap::Args;
+use std::fmt::Write as _;
+use std::io::BufRead;
+
+#[derive(Args)]
+pub struct BattleArgs {
+    /// Player A: rule, greedy, ev, deep or human.
+    #[arg(long, value_parser = parse_player, value_name = "AI")]
+    a: Player,
+    /// Player B: rule, greedy, ev, deep or human.
+    #[arg(long, value_parser = parse_player, value_name = "AI")]
+    b: Player,
+    /// Games to play; each layout is played twice, once with each AI first.
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+    /// Master seed: layout j is that of seed derive(S, j).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Board as WIDTHxHEIGHT/MINES (or beginner, intermediate, expert).
+    #[arg(long, value_name = "WxH/M", default_value = "16x16/51")]
+    board: String,
+    /// Mines needed to win [default: a majority of the mines].
+    #[arg(long, value_name = "N")]
+    target: Option<usize>,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Someone who makes moves.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Player {
+    Human,
+    Ai(Ai),
+}
+
+impl Player {
+    fn name(self) -> &'static str {
+        match self {
+            Player::Human => "human",
+            Player::Ai(ai) => ai.name(),
+        }
+    }
+}
+
+fn parse_player(s: &str) -> Result<Player, String> {
+    if s.eq_ignore_ascii_case("human") {
+        return Ok(Player::Human);
+    }
+    s.parse::<Ai>()
+        .map(Player::Ai)
+        .map_err(|_| format!("unknown player {s:?} (expected rule, greedy, ev, deep or human)"))
+}
+
+pub fn run(a: BattleArgs) -> Result<()> {
+    let level = a
+        .board
+        .parse()
+        .map_err(|e| bad_input(anyhow!("--board: {e}")))?;
+    let rules = match a.target {
+        Some(t) => Rules::with_target(level, t),
+        None => Rules::new(level),
+    }
+    .map_err(|e| bad_input(anyhow!("--board/--target: {e}")))?;
+    match (a.a, a.b) {
+        (Player::Ai(x), Player::Ai(y)) => arena(&a, rules, x, y),
+        (x, y) => interactive(rules, [x, y], a.seed),
+    }
+}
+
+fn arena(args: &BattleArgs, rules: Rules, a: Ai, b: Ai) -> Result<()> {
+    if args.games == 0 || args.games % 2 == 1 {
+        return Err(bad_input(anyhow!(
+            "--games must be a positive even number (each layout is played once with each AI first), found {}",
+            args.games
+        )));
+    }
+    let cfg = MatchConfig {
+        rules,
+        a,
+        b,
+        games: args.games,
+        seed: args.seed,
+    };
+    let progress = Progress::new(args.games as u64, "games", args.quiet || args.json);
+    let report = with_threads(args.threads, || run_match(&cfg, &progress));
+    progress.finish();
+    let report = report.map_err(|e| anyhow!("an AI failed: {e}"))?;
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        print_report(&report);
+    }
+    Ok(())
+}
+
+fn print_report(r: &MatchReport) {
+    println!(
+        "{} vs {} on {} (first to {}), {} games with seats alternating, seed {}",
+        r.a, r.b, r.board, r.target, r.games, r.seed
+    );
+    println!(
+        "  {} wins {} / {} = {:.2}%  95% CI [{:.2}%, {:.2}%] (Wilson)",
+        r.a,
+        r.a_wins,
+        r.games,
+        100.0 * r.a_win_rate,
+        100.0 * r.ci95[0],
+        100.0 * r.ci95[1]
+    );
+    println!(
+        "  {} wins {}, draws {}; whoever moved first won {}",
+        r.b, r.b_wins, r.draws, r.first_wins
+    );
+    println!(
+        "  mines   {} {:.2}, {} {:.2} a game; {:.1} clicks a game",
+        r.a, r.mean_mines_a, r.b, r.mean_mines_b, r.mean_moves
+    );
+    println!(
+        "  speed   {} games in {:.2} s: {:.1} games/s on {} thread{}",
+        r.games,
+        r.seconds,
+        r.games_per_sec,
+        r.threads,
+        if r.threads == 1 { "" } else { "s" }
+    );
+}
+
+/// One game with at least one person typing moves on stdin; A moves first.
+fn interactive(rules: Rules, players: [Player; 2], seed: u64) -> Result<()> {
+    // The same layout and AI streams as game 0 of an arena match.
+    let layout = derive_seed(seed, 0);
+    let mut battle = Battle::new(rules, rules.board(layout));
+    let mut rngs = [
+        Rng::new(derive_seed(layout, 1)),
+        Rng::new(derive_seed(layout, 2)),
+    ];
+    let label = |p: usize| format!("{} ({})", ['A', 'B'][p], players[p].name());
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    println!(
+        "Minesweeper battle on {}x{} with {} mines: first to {} mines wins. Clicking a mine scores and moves again.",
+        rules.level.width, rules.level.height, rules.level.mines, rules.target
+    );
+    println!("Type a move as `X Y` (column, row from 0), or `quit`.");
+    print!("{}", show(&battle, false));
+    while !battle.is_over() {
+        let seat = battle.to_move();
+        let cell = match players[seat] {
+            Player::Ai(ai) => ai
+                .choose(battle.view(), &mut rngs[seat])
+                .map_err(|e| anyhow!("{} failed: {e}", ai.name()))?,
+            Player::Human => loop {
+                println!("{} to move:", label(seat));
+                let Some(line) = lines.next() else {
+                    bail!("input ended before the game did");
+                };
+                let line = line?;
+                let text = line.trim();
+                if text.eq_ignore_ascii_case("quit") || text.eq_ignore_ascii_case("q") {
+                    println!("{} resigns.", label(seat));
+                    return Ok(());
+                }
+                match read_move(&battle, text) {
+                    Ok(cell) => break cell,
+                    Err(why) => println!("bad move: {why}"),
+                }
+            },
+        };
+        let (x, y) = battle.view().grid().coords(cell);
+        let turn = battle.play(cell).expect("moves are checked");
+        let what = match turn {
+            Turn::Captured => "a mine! moves again".to_string(),
+            Turn::Revealed(opened) if opened.len() > 1 => {
+                format!("safe, {} cells open", opened.len())
+            }
+            Turn::Revealed(_) => "safe".to_string(),
+        };
+        println!("{} clicks ({x},{y}): {what}", label(seat));
+        print!("{}", show(&battle, battle.is_over()));
+    }
+    match battle.winner() {
+        Some(p) => println!("{} wins.", label(p)),
+        None => println!("A draw."),
+    }
+    Ok(())
+}
+
+/// A hidden cell from `X Y` or `X,Y`, or why not.
+fn read_move(battle: &Battle, text: &str) -> Result<usize, String> {
+    let fields: Vec<&str> = text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|f| !f.is_empty())
+        .collect();
+    let [x, y] = fields[..] else {
+        return Err(format!("expected two numbers `X Y`, found {text:?}"));
+    };
+    let num = |s: &str| {
+        s.parse::<usize>()
+            .map_err(|_| format!("{s:?} is not a column or row number"))
+    };
+    let (x, y) = (num(x)?, num(y)?);
+    let grid = battle.view().grid();
+    let cell = grid.checked_index(x, y).ok_or_else(|| {
+        format!(
+            "({x},{y}) is off the board (columns 0-{}, rows 0-{})",
+            grid.width() - 1,
+            grid.height() - 1
+        )
+    })?;
+    if !battle.view().is_hidden(cell) {
+        return Err(format!("({x},{y}) is already open"));
+    }
+    Ok(cell)
+}
+
+/// The board with coordinates, then the score and whose turn it is.
+fn show(battle: &Battle, reveal: bool) -> String {
+    let grid = battle.view().grid();
+    let text = battle.to_text(reveal);
+    let mut out = String::from("    ");
+    for x in 0..grid.width() {
+        let _ = write!(out, "{x:>3}");
+    }
+    out.push('\n');
+    for (y, row) in text.lines().enumerate() {
+        let _ = write!(out, "{y:>4}");
+        for ch in row.chars() {
+            let _ = write!(out, "{ch:>3}");
+        }
+        out.push('\n');
+    }
+    let [a, b] = battle.scores();
+    let _ = write!(
+        out,
+        "score A {a} - B {b} (first to {}), {} mines left",
+        battle.rules().target,
+        battle.mines_left()
+    );
+    if !battle.is_over() {
+        let _ = write!(out, "; {} to move", ['A', 'B'][battle.to_move()]);
+    }
+    out.push('\n');
+    out
+}

@@ -1,0 +1,28 @@
+//! Flappy Bird: a deterministic environment, a heuristic controller and neural
+//! policies trained on the CPU.
+//!
+//! - [`env`]: the game, integer physics with FlapPyBird's constants;
+//! - [`obs`]: the five-number observation (optionally seven);
+//! - [`mlp`]: a hand-written ReLU network with its gradient;
+//! - [`policy`]: the heuristic and the greedy network policy;
+//! - [`file`]: policy files (JSON);
+//! - [`episode`]: playing episodes, disjoint training and evaluation seeds;
+//! - [`eval`]: parallel evaluation with a 95% interval;
+//! - [`train`]: neuroevolution (CEM) and policy gradient (REINFORCE);
+//! - [`render`]: a frame as terminal text;
+//! - [`bench`]: environment speed.
+
+pub mod bench;
+pub mod env;
+pub mod episode;
+pub mod eval;
+pub mod file;
+pub mod mlp;
+pub mod obs;
+pub mod policy;
+pub mod render;
+pub mod train;
+
+pub use env::{Env, Status};
+pub use eval::{Agent, EvalReport, evaluate};
+pub use mlp::Mlp;

@@ -1,0 +1,18 @@
+//! Two-player Minesweeper ("Minesweeper Flags"): the players share one board
+//! and race to find mines.
+//!
+//! - [`rules`]: the game (capture moves again, a safe click passes the turn,
+//!   first to a majority wins);
+//! - [`ai`]: the players `rule`, `greedy`, `ev` and `deep`;
+//! - [`ev`]: the expected-value search behind `ev` and `deep`, built on the
+//!   crate's exact probabilities ([`crate::analyze`], [`crate::outcomes`]);
+//! - [`arena`]: seeded matches with alternating seats.
+
+pub mod ai;
+pub mod arena;
+pub mod ev;
+pub mod rules;
+
+pub use ai::Ai;
+pub use arena::{GameResult, MatchConfig, MatchReport, play_game, run_match};
+pub use rules::{Battle, MoveError, Rules, Turn};

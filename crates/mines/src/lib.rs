@@ -1,0 +1,38 @@
+//! Minesweeper: engine, exact-probability solver, analyser, battle mode.
+//!
+//! - [`board`]: levels, first-click rules, seeded mine layouts;
+//! - [`game`]: reveals with flood fill, win and loss;
+//! - [`position`]: what a player sees, and its text format;
+//! - [`deduce`]: cheap local deductions (trivial and pair rules);
+//! - [`probability`]: exact mine probabilities of every hidden cell
+//!   ([`analyze`]); [`outcome`]: the numbers a cell may show and the
+//!   analysis after each ([`outcomes`]) — the API other modes build on;
+//! - [`solver`]: the guess policy (lookahead, progress tie-breaks) and
+//!   [`endgame`], exhaustive search for the move most likely to win;
+//! - [`play`]: a whole game; [`bench`]: seeded win-rate benchmarks;
+//! - [`reference`]: brute-force enumeration the engine is tested against.
+
+pub mod battle;
+pub mod bench;
+pub mod board;
+mod count;
+pub mod deduce;
+pub mod endgame;
+mod frontier;
+pub mod game;
+pub mod grid;
+pub mod outcome;
+pub mod play;
+pub mod position;
+pub mod probability;
+pub mod reference;
+pub mod solver;
+
+pub use board::{Board, Level, Rule};
+pub use frontier::SolveError;
+pub use game::{Game, Status};
+pub use grid::Grid;
+pub use outcome::{Outcome, outcomes};
+pub use position::{Cell, Position};
+pub use probability::{Analysis, analyze};
+pub use solver::{Config, Guess, Solver};

@@ -1,0 +1,246 @@
+//! What a player sees: hidden cells, revealed numbers and known mines, plus the
+//! total mine count. The solver and the analyser work on this alone.
+//!
+//! Text format (the `analyze` file): `#` starts a comment, blank lines are
+//! skipped; the first line is `<width> <height> <mines>` (mines on the whole
+//! board, known ones included), then `height` rows of `width` characters:
+//! `.` hidden, `0`–`8` a revealed number, `*` a known mine.
+
+use crate::grid::{Grid, MAX_SIDE};
+use std::fmt::Write as _;
+use thiserror::Error;
+
+/// One cell as the player knows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cell {
+    Hidden,
+    /// Revealed, showing this many adjacent mines.
+    Number(u8),
+    /// Known (flagged) mine.
+    Mine,
+}
+
+impl Cell {
+    pub fn to_char(self) -> char {
+        match self {
+            Cell::Hidden => '.',
+            Cell::Number(n) => char::from(b'0' + n),
+            Cell::Mine => '*',
+        }
+    }
+}
+
+/// A malformed position file: the 1-based line and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("line {line}: {message}")]
+pub struct ParseError {
+    pub line: usize,
+    pub message: String,
+}
+
+/// A player's view of a board.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    grid: Grid,
+    mines: usize,
+    cells: Vec<Cell>,
+}
+
+impl Position {
+    /// Everything hidden.
+    pub fn new(grid: Grid, mines: usize) -> Position {
+        Position {
+            grid,
+            mines,
+            cells: vec![Cell::Hidden; grid.len()],
+        }
+    }
+
+    #[inline]
+    pub fn grid(&self) -> Grid {
+        self.grid
+    }
+
+    /// Mines on the whole board, known ones included.
+    #[inline]
+    pub fn mines(&self) -> usize {
+        self.mines
+    }
+
+    #[inline]
+    pub fn cell(&self, i: usize) -> Cell {
+        self.cells[i]
+    }
+
+    #[inline]
+    pub fn set(&mut self, i: usize, cell: Cell) {
+        self.cells[i] = cell;
+    }
+
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    #[inline]
+    pub fn is_hidden(&self, i: usize) -> bool {
+        self.cells[i] == Cell::Hidden
+    }
+
+    /// Known mines on the board.
+    pub fn known_mines(&self) -> usize {
+        self.cells.iter().filter(|&&c| c == Cell::Mine).count()
+    }
+
+    /// Hidden cells on the board.
+    pub fn hidden(&self) -> usize {
+        self.cells.iter().filter(|&&c| c == Cell::Hidden).count()
+    }
+
+    /// Parses the text format described in the module docs.
+    pub fn parse(text: &str) -> Result<Position, ParseError> {
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()))
+            .filter(|(_, l)| !l.is_empty());
+        let err = |line: usize, message: String| ParseError { line, message };
+        let (hline, header) = lines
+            .next()
+            .ok_or_else(|| err(1, "empty file: expected `<width> <height> <mines>`".into()))?;
+        let fields: Vec<&str> = header.split_whitespace().collect();
+        let [w, h, m] = fields[..] else {
+            return Err(err(
+                hline,
+                format!("expected `<width> <height> <mines>`, found {header:?}"),
+            ));
+        };
+        let num = |s: &str, what: &str| {
+            s.parse::<usize>().map_err(|_| {
+                err(
+                    hline,
+                    format!("{what} {s:?} is not a non-negative whole number"),
+                )
+            })
+        };
+        let (width, height, mines) = (num(w, "width")?, num(h, "height")?, num(m, "mines")?);
+        let grid = Grid::new(width, height).map_err(|_| {
+            err(
+                hline,
+                format!("board size {width}x{height} is out of range (each side 1 to {MAX_SIDE})"),
+            )
+        })?;
+        if mines > grid.len() {
+            return Err(err(
+                hline,
+                format!("{mines} mines do not fit on a {width}x{height} board"),
+            ));
+        }
+        let mut pos = Position::new(grid, mines);
+        let mut last = hline;
+        for y in 0..height {
+            let (line, row) = lines.next().ok_or_else(|| {
+                err(
+                    last + 1,
+                    format!("expected {height} rows of the board, found {y}"),
+                )
+            })?;
+            last = line;
+            let chars: Vec<char> = row.chars().collect();
+            if chars.len() != width {
+                return Err(err(
+                    line,
+                    format!(
+                        "row {y} has {} characters, expected {width} (`.`, `0`-`8` or `*`)",
+                        chars.len()
+                    ),
+                ));
+            }
+            for (x, ch) in chars.into_iter().enumerate() {
+                let cell = match ch {
+                    '.' => Cell::Hidden,
+                    '*' => Cell::Mine,
+                    '0'..='8' => Cell::Number(ch as u8 - b'0'),
+                    _ => {
+                        return Err(err(
+                            line,
+                            format!(
+                                "unexpected {ch:?} at column {x}: expected `.` (hidden), `0`-`8` (number) or `*` (mine)"
+                            ),
+                        ));
+                    }
+                };
+                pos.set(grid.index(x, y), cell);
+            }
+        }
+        if let Some((line, extra)) = lines.next() {
+            return Err(err(
+                line,
+                format!("unexpected text after the {height} board rows: {extra:?}"),
+            ));
+        }
+        let known = pos.known_mines();
+        if known > mines {
+            return Err(err(
+                hline,
+                format!("the board shows {known} known mines but the header says {mines}"),
+            ));
+        }
+        Ok(pos)
+    }
+
+    /// The text format: header line then the rows.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "{} {} {}",
+            self.grid.width(),
+            self.grid.height(),
+            self.mines
+        );
+        for y in 0..self.grid.height() {
+            for x in 0..self.grid.width() {
+                s.push(self.cells[self.grid.index(x, y)].to_char());
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_with_comments() {
+        let text = "# a comment\n\n4 3 3   # size\n1*..\n11..\n0...\n";
+        let p = Position::parse(text).unwrap();
+        assert_eq!(p.grid().width(), 4);
+        assert_eq!(p.mines(), 3);
+        assert_eq!(p.cell(1), Cell::Mine);
+        assert_eq!(p.cell(8), Cell::Number(0));
+        assert_eq!(Position::parse(&p.to_text()).unwrap(), p);
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let cases = [
+            ("", 1, "empty"),
+            ("3 3\n...\n", 1, "<width>"),
+            ("3 x 1\n", 1, "height"),
+            ("3 3 10\n", 1, "do not fit"),
+            ("# c\n3 2 1\n...\n..\n", 4, "row 1 has 2"),
+            ("3 2 1\n...\n.9.\n", 3, "unexpected '9'"),
+            ("3 2 1\n...\n", 3, "expected 2 rows"),
+            ("3 1 1\n...\n...\n", 3, "after"),
+            ("3 1 1\n**.\n", 1, "2 known mines"),
+            ("0 1 0\n\n", 1, "out of range"),
+        ];
+        for (text, line, what) in cases {
+            let e = Position::parse(text).unwrap_err();
+            assert_eq!(e.line, line, "{text:?}: {e}");
+            assert!(e.message.contains(what), "{text:?}: {e}");
+        }
+    }
+}

@@ -1,0 +1,423 @@
+//! Exact mine probabilities of every hidden cell of a position.
+//!
+//! All arrangements of the unknown mines that agree with the numbers and the
+//! total are equally likely. An arrangement is a solution of every component
+//! plus a placement of the remaining mines among the `R` cells away from the
+//! frontier, so a set of component solutions holding `m` frontier mines in
+//! total stands for `C(R, left − m)` arrangements. Components are combined
+//! through that weight.
+//!
+//! Numbers: weights are `f64` kept relative to the largest one. Binomials of
+//! the rest are built from exact ratios `C(R, k−1) / C(R, k) = k / (R−k+1)`
+//! summed in log space, which keeps about 13 significant digits even on
+//! 100×100 boards where `C(R, k)` has thousands of digits. Big integers would
+//! be exact but cost an allocation per multiply in the solver's inner loop;
+//! the brute-force property tests check agreement to 1e-9.
+
+use crate::count::{Counted, Poly, count};
+use crate::deduce::deduce;
+use crate::frontier::{Frontier, SolveError};
+use crate::grid::Grid;
+use crate::position::{Cell, Position};
+
+/// The probabilities of one position.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    grid: Grid,
+    /// Mine probability per cell; `NaN` for cells that are not hidden.
+    prob: Vec<f64>,
+    safe: Vec<usize>,
+    mines: Vec<usize>,
+    rest_prob: Option<f64>,
+    rest_cells: usize,
+    ln_arrangements: f64,
+    frontier_cells: usize,
+}
+
+impl Analysis {
+    pub fn grid(&self) -> Grid {
+        self.grid
+    }
+
+    /// Mine probability of a hidden cell; `None` for revealed or known mines.
+    #[inline]
+    pub fn probability(&self, cell: usize) -> Option<f64> {
+        let p = self.prob[cell];
+        (!p.is_nan()).then_some(p)
+    }
+
+    /// Hidden cells that are safe in every arrangement, ascending.
+    pub fn safe(&self) -> &[usize] {
+        &self.safe
+    }
+
+    /// Hidden cells that are mines in every arrangement, ascending.
+    pub fn mines(&self) -> &[usize] {
+        &self.mines
+    }
+
+    /// Probability of a hidden cell next to no number (all such cells share
+    /// it), if there is one.
+    pub fn rest_probability(&self) -> Option<f64> {
+        self.rest_prob
+    }
+
+    /// Hidden cells next to no number.
+    pub fn rest_cells(&self) -> usize {
+        self.rest_cells
+    }
+
+    /// Hidden cells next to a number.
+    pub fn frontier_cells(&self) -> usize {
+        self.frontier_cells
+    }
+
+    /// Natural log of the number of arrangements of the unknown mines that
+    /// agree with the position.
+    pub fn ln_arrangements(&self) -> f64 {
+        self.ln_arrangements
+    }
+
+    /// The lowest mine probability of any hidden cell (1 if none is hidden).
+    pub fn min_probability(&self) -> f64 {
+        self.prob
+            .iter()
+            .filter(|p| !p.is_nan())
+            .cloned()
+            .fold(1.0, f64::min)
+    }
+
+    /// Adds the cells deduction settled in `work` (flagged mines that are
+    /// hidden in `pos`, and `safe`) to an analysis of `work`.
+    fn settle(&mut self, pos: &Position, work: &Position, safe: &[usize]) {
+        let flagged: Vec<usize> = (0..pos.grid().len())
+            .filter(|&i| pos.is_hidden(i) && work.cell(i) == Cell::Mine)
+            .collect();
+        for &c in &flagged {
+            self.prob[c] = 1.0;
+        }
+        for &c in safe {
+            self.prob[c] = 0.0;
+        }
+        self.frontier_cells += flagged.len() + safe.len();
+        self.mines.extend_from_slice(&flagged);
+        self.mines.sort_unstable();
+        self.safe.extend_from_slice(safe);
+        self.safe.sort_unstable();
+    }
+
+    /// Hidden cells with their probabilities.
+    pub fn hidden(&self) -> impl Iterator<Item = (usize, f64)> + '_ {
+        self.prob
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !p.is_nan())
+            .map(|(i, &p)| (i, p))
+    }
+}
+
+/// `ln C(n, k)`, exact to rounding for the sizes a board has.
+pub(crate) fn ln_binomial(n: usize, k: usize) -> f64 {
+    let k = k.min(n - k);
+    (1..=k)
+        .map(|i| (((n - k + i) as f64) / i as f64).ln())
+        .sum()
+}
+
+/// Relative weights `C(rest, left − m)` for `m` in `lo..hi`, scaled so the
+/// largest is 1, and the natural log of that largest weight.
+fn rest_weights(rest: usize, left: usize, lo: usize, hi: usize) -> (Poly, f64) {
+    // Feasible: 0 ≤ left − m ≤ rest.
+    let mut ln = vec![f64::NEG_INFINITY; hi - lo];
+    let first = lo.max(left.saturating_sub(rest));
+    let last = hi.min(left + 1); // exclusive
+    if first >= last {
+        return (
+            Poly {
+                lo,
+                w: vec![0.0; hi - lo],
+            },
+            0.0,
+        );
+    }
+    // Walk m upwards: C(R, k−1) = C(R, k) · k / (R − k + 1) with k = left − m.
+    let mut acc = 0.0;
+    ln[first - lo] = 0.0;
+    for m in first + 1..last {
+        let k = left - (m - 1);
+        acc += (k as f64 / (rest - k + 1) as f64).ln();
+        ln[m - lo] = acc;
+    }
+    let max = ln.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let w = ln.iter().map(|&l| (l - max).exp()).collect();
+    let ln_first = ln_binomial(rest, left - first);
+    (Poly { lo, w }, ln_first + max)
+}
+
+/// Exact mine probabilities of every hidden cell.
+///
+/// The local deductions run first: the cells they settle leave the counting,
+/// which splits long frontiers into small independent pieces (on a big board
+/// this is the difference between milliseconds and an intractable count).
+/// Deductions are sound, so the arrangements, and every probability, are
+/// unchanged. A contradiction is reported as the undeduced position shows it.
+pub fn analyze(pos: &Position) -> Result<Analysis, SolveError> {
+    let mut work = pos.clone();
+    let mut safe = Vec::new();
+    deduce(&mut work, None, &mut safe);
+    let mut is_safe = vec![false; pos.grid().len()];
+    for &c in &safe {
+        is_safe[c] = true;
+    }
+    match Frontier::build_with_safe(&work, &is_safe).and_then(|f| count_all(&f, pos.grid())) {
+        Ok(mut analysis) => {
+            analysis.settle(pos, &work, &safe);
+            Ok(analysis)
+        }
+        Err(e @ SolveError::TooComplex { .. }) => Err(e),
+        // Name the contradiction in the user's own position.
+        Err(e) => match analyze_settled(pos) {
+            Err(SolveError::TooComplex { .. }) => Err(e),
+            other => other,
+        },
+    }
+}
+
+/// Exact probabilities without the deduction pass, for positions already
+/// deduced to a standstill (as in a game, where the deductions run first).
+pub(crate) fn analyze_settled(pos: &Position) -> Result<Analysis, SolveError> {
+    count_all(&Frontier::build(pos)?, pos.grid())
+}
+
+fn count_all(frontier: &Frontier, grid: Grid) -> Result<Analysis, SolveError> {
+    let counted: Vec<Counted> = (0..frontier.components.len())
+        .map(|c| count(frontier, c, grid))
+        .collect::<Result<_, _>>()?;
+    finish(frontier, &counted, grid)
+}
+
+/// Combines counted components into the probabilities of every cell.
+pub(crate) fn finish(
+    frontier: &Frontier,
+    counted: &[Counted],
+    grid: Grid,
+) -> Result<Analysis, SolveError> {
+    for (c, k) in counted.iter().enumerate() {
+        if k.weights.w.is_empty() || k.weights.is_zero() {
+            let j = frontier.components[c].constraints[0];
+            let (x, y) = grid.coords(frontier.constraints[j as usize].cell as usize);
+            return Err(SolveError::Unsatisfiable { x, y });
+        }
+    }
+    let combined = Combined::new(frontier, counted)?;
+    let mut prob = vec![f64::NAN; grid.len()];
+    for (c, k) in counted.iter().enumerate() {
+        let h = combined.worth(c, &k.weights);
+        k.group_distributions(&h, |g, dist| {
+            let group = &frontier.groups[g as usize];
+            let size = group.cells.len();
+            let p = if dist[0] == 1.0 {
+                0.0
+            } else if dist[size] == 1.0 {
+                1.0
+            } else {
+                let expected: f64 = dist.iter().enumerate().map(|(x, d)| x as f64 * d).sum();
+                expected / size as f64
+            };
+            for &cell in group.cells.iter() {
+                prob[cell as usize] = p;
+            }
+        });
+    }
+    let rest_prob = (!frontier.rest.is_empty()).then(|| combined.rest_probability());
+    for &cell in &frontier.rest {
+        prob[cell as usize] = rest_prob.expect("rest is not empty");
+    }
+    let mut safe = Vec::new();
+    let mut mines = Vec::new();
+    for (i, &p) in prob.iter().enumerate() {
+        if p == 0.0 {
+            safe.push(i);
+        } else if p == 1.0 {
+            mines.push(i);
+        }
+    }
+    Ok(Analysis {
+        grid,
+        prob,
+        safe,
+        mines,
+        rest_prob,
+        rest_cells: frontier.rest.len(),
+        ln_arrangements: combined.ln_total,
+        frontier_cells: frontier.groups.iter().map(|g| g.cells.len()).sum(),
+    })
+}
+
+/// The components combined through the rest weights.
+struct Combined {
+    /// prefix[c]: convolution of components `0..c` (scaled).
+    prefix: Vec<Poly>,
+    /// suffix_worth[c][m]: worth of components `0..=c` holding `m` mines,
+    /// summed over the later components and the rest.
+    suffix_worth: Vec<Poly>,
+    rest: Poly,
+    rest_cells: usize,
+    left: usize,
+    ln_total: f64,
+}
+
+impl Combined {
+    fn new(frontier: &Frontier, counted: &[Counted]) -> Result<Combined, SolveError> {
+        let mut prefix = vec![Poly::one()];
+        let mut ln_scale = 0.0;
+        for k in counted {
+            let mut next = prefix.last().expect("prefix").convolve(&k.weights);
+            ln_scale += next.normalise() + k.ln_scale;
+            prefix.push(next);
+        }
+        let all = prefix.last().expect("prefix");
+        let rest_cells = frontier.rest.len();
+        let left = frontier.mines_left;
+        let (rest, ln_rest) = rest_weights(rest_cells, left, all.lo, all.hi());
+        let total: f64 = all.w.iter().zip(&rest.w).map(|(a, b)| a * b).sum();
+        if total <= 0.0 {
+            let min = all.lo + all.w.iter().position(|&x| x > 0.0).unwrap_or(0);
+            let max = all.lo + all.w.iter().rposition(|&x| x > 0.0).unwrap_or(0);
+            return Err(SolveError::MineCount {
+                min,
+                max,
+                left,
+                rest: rest_cells,
+            });
+        }
+        // suffix_worth[c](m) = Σ_b W_{c+1..}[b] · rest(m + b), built backwards.
+        let mut suffix_worth = vec![Poly::default(); counted.len()];
+        let mut worth = rest.clone();
+        for c in (0..counted.len()).rev() {
+            suffix_worth[c] = worth.clone();
+            let below = &prefix[c];
+            let w = &counted[c].weights;
+            // New domain: mines of components 0..c, i.e. prefix[c]'s range.
+            let mut next = Poly {
+                lo: below.lo,
+                w: vec![0.0; below.w.len()],
+            };
+            for (i, v) in next.w.iter_mut().enumerate() {
+                let m = below.lo + i;
+                let mut acc = 0.0;
+                for (j, &b) in w.w.iter().enumerate() {
+                    let t = m + w.lo + j;
+                    if t >= worth.lo && t < worth.hi() {
+                        acc += b * worth.w[t - worth.lo];
+                    }
+                }
+                *v = acc;
+            }
+            next.normalise();
+            worth = next;
+        }
+        Ok(Combined {
+            prefix,
+            suffix_worth,
+            rest,
+            rest_cells,
+            left,
+            ln_total: total.ln() + ln_scale + ln_rest,
+        })
+    }
+
+    /// `h[m]`: the global worth of component `c` holding `m` mines.
+    fn worth(&self, c: usize, own: &Poly) -> Poly {
+        let below = &self.prefix[c];
+        let after = &self.suffix_worth[c];
+        let mut h = Poly {
+            lo: own.lo,
+            w: vec![0.0; own.w.len()],
+        };
+        for (i, v) in h.w.iter_mut().enumerate() {
+            let m = own.lo + i;
+            let mut acc = 0.0;
+            for (j, &a) in below.w.iter().enumerate() {
+                let t = below.lo + j + m;
+                if t >= after.lo && t < after.hi() {
+                    acc += a * after.w[t - after.lo];
+                }
+            }
+            *v = acc;
+        }
+        h.normalise();
+        h
+    }
+
+    /// Mine probability of a cell away from the frontier.
+    fn rest_probability(&self) -> f64 {
+        let all = self.prefix.last().expect("prefix");
+        let (mut num, mut den) = (0.0, 0.0);
+        for (i, (&a, &r)) in all.w.iter().zip(&self.rest.w).enumerate() {
+            let m = all.lo + i;
+            let w = a * r;
+            den += w;
+            if w > 0.0 {
+                num += w * (self.left - m) as f64 / self.rest_cells as f64;
+            }
+        }
+        let p = num / den;
+        // Exactly 0 or 1 when every feasible total agrees.
+        if num == 0.0 {
+            0.0
+        } else if num == den {
+            1.0
+        } else {
+            p
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn probs(text: &str) -> Analysis {
+        analyze(&Position::parse(text).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn ln_binomial_small_values() {
+        assert!((ln_binomial(10, 3) - 120f64.ln()).abs() < 1e-12);
+        assert_eq!(ln_binomial(5, 0), 0.0);
+        assert!((ln_binomial(52, 5) - 2_598_960f64.ln()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_lone_one_in_a_corner() {
+        // 1 at (0,0) with 3 hidden neighbours and 1 mine on a 2x2: 1/3 each.
+        let a = probs("2 2 1\n1.\n..\n");
+        for c in 1..4 {
+            assert!((a.probability(c).unwrap() - 1.0 / 3.0).abs() < 1e-12);
+        }
+        assert!(a.probability(0).is_none());
+        assert!((a.ln_arrangements() - 3f64.ln()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn certain_cells() {
+        let a = probs("4 1 1\n.1..\n");
+        // The 1 at (1,0): mine at (0,0) or (2,0); (3,0) is rest.
+        assert!((a.probability(0).unwrap() - 0.5).abs() < 1e-12);
+        assert_eq!(a.probability(3), Some(0.0));
+        assert_eq!(a.safe(), &[3]);
+        let a = probs("3 1 1\n1..\n");
+        assert_eq!(a.mines(), &[1]);
+        assert_eq!(a.safe(), &[2]);
+    }
+
+    #[test]
+    fn total_count_contradiction() {
+        let e = analyze(&Position::parse("5 1 1\n.1.1.\n").unwrap());
+        // Two separate 1s sharing no cell... they share (2,0): feasible.
+        assert!(e.is_ok());
+        let e = analyze(&Position::parse("6 1 1\n.1..1.\n").unwrap()).unwrap_err();
+        assert!(matches!(e, SolveError::MineCount { min: 2, .. }), "{e}");
+    }
+}

@@ -1,0 +1,189 @@
+//! The guess policy: what to reveal when no hidden cell is certainly safe.
+//!
+//! 1. Few arrangements left: exhaustive search for the move most likely to win
+//!    the game ([`crate::endgame`]).
+//! 2. Otherwise the candidates are the cells whose mine probability is within
+//!    `tolerance` of the lowest. Each is scored by looking one reveal ahead:
+//!    for every number it may show, the position is re-solved, and the score
+//!    is the probability of surviving this guess *and* the next one (a
+//!    position with a safe cell needs no next guess). Ties go to the cell
+//!    most likely to bring progress (a safe cell or an opening afterwards).
+//! 3. Without lookahead (`candidates = 0`): lowest probability, ties to the
+//!    cell most likely to be a zero.
+
+use crate::endgame;
+use crate::frontier::SolveError;
+use crate::outcome::outcomes;
+use crate::position::{Cell, Position};
+use crate::probability::Analysis;
+use serde::{Deserialize, Serialize};
+
+/// How hard the solver thinks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Config {
+    /// Guesses examined by one-reveal lookahead (0: none).
+    pub candidates: usize,
+    /// A guess is a candidate if its mine probability is at most the lowest
+    /// plus this.
+    pub tolerance: f64,
+    /// Exhaustive endgame search when at most this many arrangements remain
+    /// (0: never).
+    pub endgame_limit: usize,
+    /// Search states the endgame search may visit before giving up.
+    pub endgame_budget: usize,
+    /// Bonus for the chance a guess brings progress: the lookahead score is
+    /// multiplied by `1 + progress_weight · P(progress)`.
+    pub progress_weight: f64,
+    /// How much a position that needs another guess is worth next to one
+    /// with a safe cell, per unit of its best safety.
+    pub next_guess_factor: f64,
+}
+
+impl Config {
+    /// Lowest probability only, ties to likely zeros; no search.
+    pub fn fast() -> Config {
+        Config {
+            candidates: 0,
+            tolerance: 0.0,
+            endgame_limit: 0,
+            endgame_budget: 0,
+            progress_weight: 0.0,
+            next_guess_factor: 1.0,
+        }
+    }
+
+    /// The default: lookahead on a few candidates, small endgame search.
+    pub fn standard() -> Config {
+        Config {
+            candidates: 6,
+            tolerance: 0.05,
+            endgame_limit: 64,
+            endgame_budget: 20_000,
+            progress_weight: 0.0,
+            next_guess_factor: 1.0,
+        }
+    }
+
+    /// The strongest setting.
+    pub fn strong() -> Config {
+        Config {
+            candidates: 16,
+            tolerance: 0.1,
+            endgame_limit: 512,
+            endgame_budget: 200_000,
+            progress_weight: 0.0,
+            next_guess_factor: 1.0,
+        }
+    }
+}
+
+/// A chosen guess.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Guess {
+    pub cell: usize,
+    /// Its mine probability.
+    pub mine_probability: f64,
+    /// The probability of winning from here, when the endgame search decided.
+    pub win_probability: Option<f64>,
+}
+
+/// Picks guesses.
+#[derive(Clone, Debug)]
+pub struct Solver {
+    pub config: Config,
+}
+
+impl Solver {
+    pub fn new(config: Config) -> Solver {
+        Solver { config }
+    }
+
+    /// The best guess in a position with no certainly safe cell.
+    pub fn guess(&self, pos: &Position, analysis: &Analysis) -> Result<Guess, SolveError> {
+        let cfg = &self.config;
+        if cfg.endgame_limit > 0
+            && analysis.ln_arrangements() <= (cfg.endgame_limit as f64).ln() + 1e-9
+            && let Some(m) = endgame::best_move(pos, cfg.endgame_limit, cfg.endgame_budget)
+        {
+            return Ok(Guess {
+                cell: m.cell,
+                mine_probability: analysis.probability(m.cell).unwrap_or(0.0),
+                win_probability: Some(m.win_probability),
+            });
+        }
+        let candidates = self.candidates(pos, analysis);
+        let first = candidates[0];
+        let pick = |cell: usize| Guess {
+            cell,
+            mine_probability: analysis.probability(cell).expect("candidates are hidden"),
+            win_probability: None,
+        };
+        if cfg.candidates == 0 || candidates.len() == 1 {
+            return Ok(pick(first));
+        }
+        let mut best = (f64::NEG_INFINITY, f64::NEG_INFINITY, first);
+        for &cell in candidates.iter().take(cfg.candidates) {
+            let p = analysis.probability(cell).expect("hidden");
+            // The score is at most the chance of surviving this guess, and
+            // candidates come safest first: nothing later can win.
+            if (1.0 - p) * (1.0 + cfg.progress_weight) < best.0 {
+                break;
+            }
+            let outs = match outcomes(pos, cell) {
+                Ok(outs) => outs,
+                // Too big to look ahead: keep what the cheaper ranking says.
+                Err(SolveError::TooComplex { .. }) => break,
+                Err(e) => return Err(e),
+            };
+            let (mut survive, mut progress) = (0.0, 0.0);
+            for o in outs {
+                let next_safe = if o.analysis.safe().is_empty() {
+                    cfg.next_guess_factor * (1.0 - o.analysis.min_probability())
+                } else {
+                    progress += o.probability;
+                    1.0
+                };
+                survive += o.probability * next_safe;
+            }
+            let score = (
+                (1.0 - p) * survive * (1.0 + cfg.progress_weight * progress),
+                (1.0 - p) * progress,
+                cell,
+            );
+            if (score.0, score.1) > (best.0, best.1) {
+                best = score;
+            }
+        }
+        Ok(pick(best.2))
+    }
+
+    /// Hidden cells within the tolerance of the lowest probability, best
+    /// first: by probability, then by the chance of showing a zero
+    /// (estimated from the neighbours' probabilities as if independent).
+    fn candidates(&self, pos: &Position, analysis: &Analysis) -> Vec<usize> {
+        let grid = pos.grid();
+        let low = analysis.min_probability();
+        let limit = low + self.config.tolerance;
+        let mut scored: Vec<(f64, f64, usize)> = analysis
+            .hidden()
+            .filter(|&(_, p)| p <= limit && p < 1.0)
+            .map(|(i, p)| {
+                let zero: f64 = grid
+                    .neighbours(i)
+                    .map(|n| match pos.cell(n) {
+                        Cell::Hidden => 1.0 - analysis.probability(n).unwrap_or(1.0),
+                        Cell::Mine => 0.0,
+                        Cell::Number(_) => 1.0,
+                    })
+                    .product();
+                (p, zero, i)
+            })
+            .collect();
+        scored.sort_by(|a, b| {
+            a.0.total_cmp(&b.0)
+                .then(b.1.total_cmp(&a.1))
+                .then(a.2.cmp(&b.2))
+        });
+        scored.into_iter().map(|(_, _, i)| i).collect()
+    }
+}

@@ -1,0 +1,181 @@
+//! The classic two-grid layout used in studies of the game: even layers are
+//! a 6×6 grid of tiles, odd layers a 5×5 grid shifted by half a tile, so each
+//! odd-layer tile rests on four even-layer tiles. A level places `types` ×
+//! `groups` triples of tiles on a seeded random choice of these positions.
+
+use crate::capture::BLOCK;
+use crate::level::{DEFAULT_CAPACITY, Level, Rect, Tile};
+use arcade_core::Rng;
+use serde::{Deserialize, Serialize};
+
+/// The shape of a classic level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Classic {
+    /// Layers of the grid stack.
+    pub layers: usize,
+    /// Tile types.
+    pub types: usize,
+    /// Triples of each type.
+    pub groups: usize,
+}
+
+/// Why a classic level cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LayoutError {
+    #[error("{tiles} tiles do not fit in {positions} positions of {layers} layers")]
+    TooManyTiles {
+        tiles: usize,
+        positions: usize,
+        layers: usize,
+    },
+    #[error("need at least one layer, one type and one group")]
+    Empty,
+}
+
+impl Classic {
+    /// 12 types × 10 groups = 360 tiles, the size of the published study.
+    pub fn new(layers: usize) -> Classic {
+        Classic {
+            layers,
+            types: 12,
+            groups: 10,
+        }
+    }
+
+    pub fn tiles(&self) -> usize {
+        3 * self.types * self.groups
+    }
+
+    /// Checks that the tiles fit.
+    pub fn validate(&self) -> Result<(), LayoutError> {
+        if self.layers == 0 || self.types == 0 || self.groups == 0 {
+            return Err(LayoutError::Empty);
+        }
+        let positions = positions(self.layers).len();
+        if self.tiles() > positions {
+            return Err(LayoutError::TooManyTiles {
+                tiles: self.tiles(),
+                positions,
+                layers: self.layers,
+            });
+        }
+        Ok(())
+    }
+
+    /// Seeded random positions for the tiles, each `(layer, rect)`, sorted
+    /// bottom layer first, then by row and column.
+    pub fn place(&self, rng: &mut Rng) -> Result<Vec<(i32, Rect)>, LayoutError> {
+        self.validate()?;
+        let mut all = positions(self.layers);
+        rng.shuffle(&mut all);
+        all.truncate(self.tiles());
+        all.sort_by_key(|&(layer, r)| (layer, r.y, r.x));
+        Ok(all)
+    }
+
+    /// The type labels (`1..=types`, each `3 × groups` times) in seeded
+    /// random order.
+    pub fn deal(&self, rng: &mut Rng) -> Vec<u32> {
+        let mut kinds: Vec<u32> = (1..=self.types as u32)
+            .flat_map(|k| std::iter::repeat_n(k, 3 * self.groups))
+            .collect();
+        rng.shuffle(&mut kinds);
+        kinds
+    }
+
+    /// A random level: random positions, random types.
+    pub fn random_level(&self, seed: u64) -> Result<Level, LayoutError> {
+        let mut rng = Rng::new(seed);
+        let places = self.place(&mut rng)?;
+        let kinds = self.deal(&mut rng);
+        Ok(assemble(&places, &kinds))
+    }
+}
+
+/// Tiles from positions and the type of each.
+pub fn assemble(places: &[(i32, Rect)], kinds: &[u32]) -> Level {
+    let tiles = places
+        .iter()
+        .zip(kinds)
+        .map(|(&(layer, rect), &kind)| Tile { kind, layer, rect })
+        .collect();
+    Level::new(tiles, DEFAULT_CAPACITY).expect("grid tiles are valid")
+}
+
+/// Every position of an `layers`-layer stack, bottom layer first.
+pub fn positions(layers: usize) -> Vec<(i32, Rect)> {
+    let mut out = Vec::new();
+    for layer in 0..layers {
+        let (side, offset) = if layer % 2 == 0 {
+            (6, 0)
+        } else {
+            (5, BLOCK / 2)
+        };
+        for row in 0..side {
+            for col in 0..side {
+                out.push((
+                    layer as i32,
+                    Rect {
+                        x: offset + col * BLOCK,
+                        y: offset + row * BLOCK,
+                        w: BLOCK,
+                        h: BLOCK,
+                    },
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grids_interlock() {
+        let p = positions(3);
+        assert_eq!(p.len(), 36 + 25 + 36);
+        let level = Level::new(
+            p.iter()
+                .map(|&(layer, rect)| Tile {
+                    kind: 1,
+                    layer,
+                    rect,
+                })
+                .collect(),
+            7,
+        )
+        .unwrap();
+        // An odd-layer tile rests on 4 even tiles and is under the 4 above it.
+        let middle = 36;
+        assert_eq!(level.covers(middle).len(), 4);
+        assert_eq!(level.covered_by(middle).len(), 4);
+        // A bottom corner is under its twin on layer 2 and one odd tile.
+        assert_eq!(level.covered_by(0).len(), 2);
+    }
+
+    #[test]
+    fn random_levels_are_reproducible_and_complete() {
+        let spec = Classic::new(12);
+        assert_eq!(positions(12).len(), 366);
+        let a = spec.random_level(5).unwrap();
+        let b = spec.random_level(5).unwrap();
+        let c = spec.random_level(6).unwrap();
+        assert_eq!(a.tiles(), b.tiles());
+        assert_ne!(a.tiles(), c.tiles());
+        assert_eq!(a.len(), 360);
+        assert_eq!(a.kind_counts(), vec![30; 12]);
+        assert_eq!(a.uneven_kind(), None);
+        assert!(Classic::new(11).validate().is_err());
+        assert!(
+            Classic {
+                layers: 3,
+                types: 0,
+                groups: 1
+            }
+            .validate()
+            .is_err()
+        );
+    }
+}
