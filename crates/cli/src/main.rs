@@ -44,7 +44,7 @@ enum Game {
     /// Jump In': optimal solver, exhaustive search for the hardest puzzles, generator.
     #[command(subcommand)]
     Jumpin(jumpin::Command),
-    /// Minesweeper: exact-probability solver, position analyser, win-rate benchmark.
+    /// Minesweeper: exact-probability solver, position analyser, win-rate benchmark, two-player battle.
     #[command(subcommand)]
     Mines(mines::Command),
     /// Sliding-window median of a stream of numbers (one per line or a CSV column).
