@@ -2,6 +2,7 @@
 //! person at the terminal.
 
 use crate::exit::bad_input;
+use crate::run_options::RunOptions;
 use anyhow::{Result, anyhow, bail};
 use arcade_core::progress::Progress;
 use arcade_core::runner::with_threads;
@@ -14,10 +15,10 @@ use std::io::BufRead;
 
 #[derive(Args)]
 pub struct BattleArgs {
-    /// Player A: rule, greedy, ev, deep or human.
+    /// Player A: rule, greedy, ev or human.
     #[arg(long, value_parser = parse_player, value_name = "AI")]
     a: Player,
-    /// Player B: rule, greedy, ev, deep or human.
+    /// Player B: rule, greedy, ev or human.
     #[arg(long, value_parser = parse_player, value_name = "AI")]
     b: Player,
     /// Games to play; each layout is played twice, once with each AI first.
@@ -32,15 +33,11 @@ pub struct BattleArgs {
     /// Mines needed to win [default: a majority of the mines].
     #[arg(long, value_name = "N")]
     target: Option<usize>,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
+    #[command(flatten)]
+    run: RunOptions,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
 }
 
 /// Someone who makes moves.
@@ -65,7 +62,7 @@ fn parse_player(s: &str) -> Result<Player, String> {
     }
     s.parse::<Ai>()
         .map(Player::Ai)
-        .map_err(|_| format!("unknown player {s:?} (expected rule, greedy, ev, deep or human)"))
+        .map_err(|_| format!("unknown player {s:?} (expected rule, greedy, ev or human)"))
 }
 
 pub fn run(a: BattleArgs) -> Result<()> {
@@ -98,8 +95,8 @@ fn arena(args: &BattleArgs, rules: Rules, a: Ai, b: Ai) -> Result<()> {
         games: args.games,
         seed: args.seed,
     };
-    let progress = Progress::new(args.games as u64, "games", args.quiet || args.json);
-    let report = with_threads(args.threads, || run_match(&cfg, &progress));
+    let progress = Progress::new(args.games as u64, "games", args.run.quiet || args.json);
+    let report = with_threads(args.run.threads, || run_match(&cfg, &progress));
     progress.finish();
     let report = report.map_err(|e| anyhow!("an AI failed: {e}"))?;
     if args.json {

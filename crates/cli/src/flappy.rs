@@ -1,6 +1,7 @@
 //! `arcade flappy …`
 
 use crate::exit::bad_input;
+use crate::run_options::RunOptions;
 use anyhow::{Result, anyhow};
 use arcade_core::progress::Progress;
 use arcade_core::runner::with_threads;
@@ -25,7 +26,7 @@ pub enum Command {
     /// time the policy improves on the validation episodes.
     ///
     /// Example: arcade flappy train --method cem --minutes 5 --out policy.json
-    Train(TrainArgs),
+    Train(Box<TrainArgs>),
     /// Evaluate a policy on seeds never used in training.
     ///
     /// Example: arcade flappy eval --policy policy.json --episodes 100 --json
@@ -44,8 +45,10 @@ pub enum Command {
 enum MethodArg {
     /// Noisy cross-entropy method over the weights (arcade-core).
     Cem,
-    /// REINFORCE with a baseline.
+    /// Policy gradient: PPO with a learned value baseline (GAE).
     Pg,
+    /// REINFORCE with a batch baseline (the simpler policy gradient).
+    Reinforce,
 }
 
 /// Hidden layer sizes (a newtype so clap takes the list as one value).
@@ -103,21 +106,38 @@ pub struct TrainArgs {
     /// CEM: training episodes per candidate.
     #[arg(long, value_name = "E")]
     episodes_per_eval: Option<usize>,
-    /// PG: episodes per update.
-    #[arg(long, value_name = "B")]
-    batch: Option<usize>,
-    /// PG: Adam learning rate.
+    /// PG and REINFORCE: Adam learning rate.
     #[arg(long, value_name = "LR")]
     learning_rate: Option<f64>,
-    /// Worker threads (default: all cores).
+    /// PG and REINFORCE: discount per frame.
+    #[arg(long, value_name = "G")]
+    gamma: Option<f64>,
+    /// PG and REINFORCE: weight of the entropy bonus.
+    #[arg(long, value_name = "W")]
+    entropy: Option<f64>,
+    /// PG: games played side by side.
     #[arg(long, value_name = "N")]
-    threads: Option<usize>,
+    games: Option<usize>,
+    /// PG: frames each game plays per update.
+    #[arg(long, value_name = "N")]
+    steps: Option<usize>,
+    /// PG: passes over each update's frames.
+    #[arg(long, value_name = "N")]
+    epochs: Option<usize>,
+    /// PG: frames per gradient step.
+    #[arg(long, value_name = "N")]
+    minibatch: Option<usize>,
+    /// PG: GAE's lambda (0: one-step advantages, 1: full returns).
+    #[arg(long, value_name = "L")]
+    lambda: Option<f64>,
+    /// REINFORCE: episodes per update.
+    #[arg(long, value_name = "B")]
+    batch: Option<usize>,
+    #[command(flatten)]
+    run: RunOptions,
     /// Print a JSON summary at the end instead of text.
     #[arg(long)]
     json: bool,
-    /// No progress output.
-    #[arg(long, short)]
-    quiet: bool,
 }
 
 /// A built-in policy name or a policy file.
@@ -137,18 +157,14 @@ pub struct EvalArgs {
     /// Master seed of the evaluation episodes (disjoint from every training seed).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
+    #[command(flatten)]
+    run: RunOptions,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
     /// Include every episode's pipe count in the JSON output.
     #[arg(long, requires = "json")]
     per_episode: bool,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
 }
 
 #[derive(Args)]
@@ -192,7 +208,7 @@ pub struct BenchArgs {
 
 pub fn run(cmd: Command) -> Result<()> {
     match cmd {
-        Command::Train(a) => train_cmd(a),
+        Command::Train(a) => train_cmd(*a),
         Command::Eval(a) => eval_cmd(a),
         Command::Play(a) => play_cmd(a),
         Command::Bench(a) => bench_cmd(a),
@@ -207,6 +223,7 @@ fn train_config(a: &TrainArgs) -> Result<TrainConfig> {
     let method = match a.method {
         MethodArg::Cem => Method::Cem,
         MethodArg::Pg => Method::Pg,
+        MethodArg::Reinforce => Method::Reinforce,
     };
     if !(a.minutes.is_finite() && a.minutes > 0.0) {
         return Err(bad_input(anyhow!(
@@ -231,13 +248,30 @@ fn train_config(a: &TrainArgs) -> Result<TrainConfig> {
     if let Some(e) = a.episodes_per_eval {
         config.cem.episodes = e;
     }
-    if let Some(b) = a.batch {
-        config.pg.batch = b;
-    }
-    if let Some(lr) = a.learning_rate {
-        config.pg.learning_rate = lr;
-    }
+    apply_pg_options(a, &mut config);
     Ok(config)
+}
+
+/// The policy-gradient options, onto the settings of the method they name.
+fn apply_pg_options(a: &TrainArgs, config: &mut TrainConfig) {
+    let (ppo, rf) = (&mut config.ppo, &mut config.reinforce);
+    let set = |target: &mut f64, value: Option<f64>| {
+        if let Some(v) = value {
+            *target = v;
+        }
+    };
+    set(&mut ppo.learning_rate, a.learning_rate);
+    set(&mut rf.learning_rate, a.learning_rate);
+    set(&mut ppo.gamma, a.gamma);
+    set(&mut rf.gamma, a.gamma);
+    set(&mut ppo.entropy, a.entropy);
+    set(&mut rf.entropy, a.entropy);
+    set(&mut ppo.lambda, a.lambda);
+    ppo.games = a.games.unwrap_or(ppo.games);
+    ppo.steps = a.steps.unwrap_or(ppo.steps);
+    ppo.epochs = a.epochs.unwrap_or(ppo.epochs);
+    ppo.minibatch = a.minibatch.unwrap_or(ppo.minibatch);
+    rf.batch = a.batch.unwrap_or(rf.batch);
 }
 
 fn train_cmd(a: TrainArgs) -> Result<()> {
@@ -245,15 +279,15 @@ fn train_cmd(a: TrainArgs) -> Result<()> {
     let progress = Progress::counter(
         match config.method {
             Method::Cem => "gens",
-            Method::Pg => "updates",
+            Method::Pg | Method::Reinforce => "updates",
         },
-        a.quiet || a.json,
+        a.run.quiet || a.json,
     );
     progress.println(format!(
         "training {:?} with {} on {} thread(s), {}; policy → {}",
         config.sizes,
         config.method.as_str(),
-        a.threads.unwrap_or_else(rayon_threads),
+        a.run.threads.unwrap_or_else(rayon_threads),
         match config.iterations {
             Some(n) => format!("{n} iterations"),
             None => format!("{} minutes", a.minutes),
@@ -262,7 +296,7 @@ fn train_cmd(a: TrainArgs) -> Result<()> {
     ));
     let mut write_error = None;
     let mut last_line = Instant::now();
-    let trained = with_threads(a.threads, || {
+    let trained = with_threads(a.run.threads, || {
         train::train(&config, &progress, |event| match event {
             Event::Improved { mlp, report } => {
                 let about = json!({
@@ -363,9 +397,9 @@ fn eval_cmd(a: EvalArgs) -> Result<()> {
     if a.max_pipes == 0 {
         return Err(bad_input(anyhow!("--max-pipes must be at least 1")));
     }
-    let progress = Progress::new(a.episodes as u64, "episodes", a.quiet || a.json);
-    let threads = a.threads.unwrap_or_else(rayon_threads);
-    let report = with_threads(a.threads, || {
+    let progress = Progress::new(a.episodes as u64, "episodes", a.run.quiet || a.json);
+    let threads = a.run.threads.unwrap_or_else(rayon_threads);
+    let report = with_threads(a.run.threads, || {
         evaluate(&agent, a.episodes, a.seed, Some(a.max_pipes), &progress)
     });
     progress.finish();

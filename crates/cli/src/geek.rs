@@ -1,6 +1,7 @@
 //! `arcade geek …`: the 2021 Tencent Geek Challenge Tetris.
 
 use crate::exit::bad_input;
+use crate::run_options::RunOptions;
 use crate::tetris::MethodArg;
 use anyhow::{Context, Result};
 use arcade_core::progress::Progress;
@@ -90,9 +91,8 @@ pub struct SolveArgs {
     /// (the game locks a piece wherever its operations end).
     #[arg(long)]
     float: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
+    #[command(flatten)]
+    run: RunOptions,
     /// Time budget: repeat with a doubled beam while the next run is
     /// expected to fit, keep the best record.
     #[arg(long, value_name = "S")]
@@ -131,9 +131,6 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// No progress display.
-    #[arg(long, short)]
-    quiet: bool,
 }
 
 #[derive(Args)]
@@ -181,12 +178,8 @@ pub struct TuneArgs {
     /// Continue the run saved next to --out.
     #[arg(long)]
     resume: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
-    /// No progress output.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    run: RunOptions,
 }
 
 #[derive(Args)]
@@ -291,13 +284,13 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
             reserve: a.reserve.unwrap_or(SearchConfig::default_reserve(a.beam)),
         })
     };
-    let progress = Progress::new(search.config.pieces as u64, "pieces", a.quiet || a.json);
+    let progress = Progress::new(search.config.pieces as u64, "pieces", a.run.quiet || a.json);
     let mut rounds: Vec<Round> = Vec::new();
     loop {
         let round_start = Instant::now();
         let beam = search.config.beam;
         progress.reset(search.config.pieces as u64, &format!("beam {beam}"));
-        with_threads(a.threads, || {
+        with_threads(a.run.threads, || {
             search.run(&rules, &progress, a.checkpoint_every, |s| {
                 match &a.checkpoint {
                     Some(path) => s.save(path),
@@ -405,7 +398,7 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
         .map_err(bad_input)?
     };
     let per_gen = run.optimizer.evaluations_per_generation() as u64;
-    let progress = Progress::new(per_gen, "evals", a.quiet);
+    let progress = Progress::new(per_gen, "evals", a.run.quiet);
     progress.println(format!(
         "tuning with {}: {} searches per generation (beam {}, {} pieces); checkpoint {}",
         run.method.as_str(),
@@ -420,7 +413,7 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
             per_gen,
             &format!("gen {}/{}", run.history.len() + 1, run.generations),
         );
-        let g = with_threads(a.threads, || run.step(&rules, &progress));
+        let g = with_threads(a.run.threads, || run.step(&rules, &progress));
         run.save(&checkpoint)?;
         let (best, _) = run.best();
         std::fs::write(&a.out, serde_json::to_string_pretty(&best)? + "\n")

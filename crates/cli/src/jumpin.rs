@@ -1,6 +1,7 @@
 //! `arcade jumpin …`
 
 use crate::exit::bad_input;
+use crate::run_options::RunOptions;
 use anyhow::{Context, Result, anyhow};
 use arcade_core::progress::Progress;
 use arcade_core::runner::with_threads;
@@ -103,15 +104,11 @@ pub struct HardestArgs {
     /// How many of the hardest positions to report (distinct up to symmetry).
     #[arg(long, value_name = "K", default_value_t = 5)]
     top: usize,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
+    #[command(flatten)]
+    run: RunOptions,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
 }
 
 #[derive(Args)]
@@ -124,15 +121,11 @@ pub struct GenerateArgs {
     /// Seed: the same seed gives the same puzzle.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
+    #[command(flatten)]
+    run: RunOptions,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
 }
 
 #[derive(Args)]
@@ -264,9 +257,9 @@ fn describe_pieces(p: PieceSet) -> String {
 
 fn hardest_cmd(a: HardestArgs) -> Result<()> {
     let pieces = a.pieces.pieces()?;
-    let progress = Progress::new(0, "layouts", a.quiet || a.json);
+    let progress = Progress::new(0, "layouts", a.run.quiet || a.json);
     let start = Instant::now();
-    let report = with_threads(a.threads, || hardest(pieces, a.top, &progress));
+    let report = with_threads(a.run.threads, || hardest(pieces, a.top, &progress));
     let seconds = start.elapsed().as_secs_f64();
     progress.finish();
     if a.json {
@@ -337,9 +330,11 @@ fn hardest_text(r: &HardestReport, seconds: f64) -> Result<String, std::fmt::Err
 
 fn generate_cmd(a: GenerateArgs) -> Result<()> {
     let pieces = a.pieces.pieces()?;
-    let progress = Progress::new(0, "components", a.quiet || a.json);
+    let progress = Progress::new(0, "components", a.run.quiet || a.json);
     let start = Instant::now();
-    let generated = with_threads(a.threads, || generate(pieces, a.moves, a.seed, &progress));
+    let generated = with_threads(a.run.threads, || {
+        generate(pieces, a.moves, a.seed, &progress)
+    });
     progress.finish();
     let Generated {
         position,

@@ -9,6 +9,7 @@ mod geek;
 mod jumpin;
 mod median;
 mod mines;
+mod run_options;
 mod sketch;
 mod tetris;
 mod tiles;

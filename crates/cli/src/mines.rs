@@ -1,6 +1,7 @@
 //! `arcade mines …`
 
 use crate::exit::bad_input;
+use crate::run_options::RunOptions;
 use anyhow::{Context, Result, anyhow};
 use arcade_core::progress::Progress;
 use arcade_core::runner::with_threads;
@@ -53,7 +54,8 @@ enum Strength {
     Fast,
     /// Lookahead on a few candidates and a small endgame search.
     Standard,
-    /// Wider lookahead and a larger endgame search.
+    /// Wider lookahead, two reveals ahead on the closest candidates, and a
+    /// larger endgame search (slower).
     Strong,
 }
 
@@ -139,15 +141,11 @@ pub struct BenchArgs {
     /// Master seed: game i plays the layout of seed derive(S, i).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
+    #[command(flatten)]
+    run: RunOptions,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
 }
 
 #[derive(Args)]
@@ -362,8 +360,8 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
         solver: a.game.solver.config(),
     };
     Board::generate(cfg.level, cfg.rule, cfg.first, 0).map_err(bad_input)?;
-    let progress = Progress::new(a.games as u64, "games", a.quiet || a.json);
-    let report = with_threads(a.threads, || bench::run(&cfg, &progress));
+    let progress = Progress::new(a.games as u64, "games", a.run.quiet || a.json);
+    let report = with_threads(a.run.threads, || bench::run(&cfg, &progress));
     progress.finish();
     let report = report?;
     if a.json {

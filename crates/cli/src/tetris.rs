@@ -1,6 +1,7 @@
 //! `arcade tetris …`
 
 use crate::exit::bad_input;
+use crate::run_options::RunOptions;
 use crate::watch::Watch;
 use anyhow::{Context, Result};
 use arcade_core::progress::Progress;
@@ -157,18 +158,14 @@ pub struct BenchArgs {
     /// Stop each game after this many pieces.
     #[arg(long, value_name = "N")]
     max_pieces: Option<u64>,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
+    #[command(flatten)]
+    run: RunOptions,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
     /// Include every game's line count in the JSON output.
     #[arg(long, requires = "json")]
     per_game: bool,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
 }
 
 #[derive(Args)]
@@ -220,12 +217,8 @@ pub struct TuneArgs {
     /// Continue the run saved in the checkpoint (its setup wins over flags).
     #[arg(long)]
     resume: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
-    /// No progress output.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    run: RunOptions,
 }
 
 /// The optimizers of arcade-core, as a command-line choice.
@@ -339,8 +332,8 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
         preview: a.ai.preview,
         randomizer: a.pieces.into(),
     };
-    let progress = Progress::new(a.games as u64, "games", a.quiet || a.json);
-    let report = with_threads(a.threads, || {
+    let progress = Progress::new(a.games as u64, "games", a.run.quiet || a.json);
+    let report = with_threads(a.run.threads, || {
         bench::run(&Rules::classic(), &weights, &cfg, &progress)
     });
     progress.finish();
@@ -455,7 +448,7 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
             .map_or("tuned".into(), |s| s.to_string_lossy().into_owned())
     });
     let per_gen = run.optimizer.evaluations_per_generation() as u64;
-    let progress = Progress::new(per_gen, "evals", a.quiet);
+    let progress = Progress::new(per_gen, "evals", a.run.quiet);
     progress.println(format!(
         "tuning {} weights with {} on {}x{}: {} evaluations per generation, {} games each; checkpoint {}",
         run.setup.features.len(),
@@ -473,7 +466,7 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
             per_gen,
             &format!("gen {}/{}", run.history.len() + 1, run.generations),
         );
-        let g = with_threads(a.threads, || run.step(&rules, &progress));
+        let g = with_threads(a.run.threads, || run.step(&rules, &progress));
         run.save(&checkpoint_path)?;
         write_weights(&run, &name, &a.out)?;
         progress.println(format!(

@@ -74,7 +74,7 @@ fn eval_json_has_the_promised_keys_and_is_reproducible() {
 
 #[test]
 fn train_writes_a_policy_that_eval_and_play_read_and_same_seed_same_policy() {
-    for method in ["cem", "pg"] {
+    for method in ["cem", "pg", "reinforce"] {
         let dir = TempDir::new(&format!("flappy-train-{method}"));
         let (a, b) = (dir.path("a.json"), dir.path("b.json"));
         let run = |out: &str, threads: &str| {
@@ -95,6 +95,12 @@ fn train_writes_a_policy_that_eval_and_play_read_and_same_seed_same_policy() {
                 "2",
                 "--batch",
                 "4",
+                "--games",
+                "4",
+                "--steps",
+                "64",
+                "--minibatch",
+                "128",
                 "--seed",
                 "3",
                 "--threads",
@@ -225,11 +231,11 @@ fn bad_policy_files_are_one_line_errors_with_status_2() {
 }
 
 /// The policies kept in the repository still load and still fly: on 20
-/// unseen games capped at 1,000 pipes they average over 500 (667 and 855
-/// when shipped; the heuristic averages about 37 uncapped).
+/// unseen games capped at 1,000 pipes they average over 500 (667, 855 and
+/// 779 when shipped; the heuristic averages about 37 uncapped).
 #[test]
 fn shipped_policies_load_and_fly() {
-    for name in ["cem-5min", "cem-15min"] {
+    for name in ["cem-5min", "cem-15min", "pg-5min"] {
         let path =
             concat!(env!("CARGO_MANIFEST_DIR"), "/../flappy/policies/").to_owned() + name + ".json";
         let e = json(&arcade(&[

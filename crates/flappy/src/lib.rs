@@ -8,7 +8,7 @@
 //! - [`file`]: policy files (JSON);
 //! - [`episode`]: playing episodes, disjoint training and evaluation seeds;
 //! - [`eval`]: parallel evaluation with a 95% interval;
-//! - [`train`]: neuroevolution (CEM) and policy gradient (REINFORCE);
+//! - [`train`]: neuroevolution (CEM) and policy gradient (PPO, REINFORCE);
 //! - [`render`]: a frame as terminal text;
 //! - [`bench`]: environment speed.
 

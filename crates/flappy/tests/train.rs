@@ -1,4 +1,4 @@
-//! Both training methods learn, from scratch, to clear pipes, and a run with
+//! Every training method learns, from scratch, to clear pipes, and a run with
 //! an iteration budget is the same whatever the number of threads.
 
 use arcade_core::progress::Progress;
@@ -15,7 +15,10 @@ fn small(method: Method, iterations: usize) -> TrainConfig {
     c.validation_max_cap = 200;
     c.cem.population = 32;
     c.cem.episodes = 4;
-    c.pg.batch = 8;
+    c.reinforce.batch = 8;
+    c.ppo.games = 8;
+    c.ppo.steps = 256;
+    c.ppo.minibatch = 1024;
     c
 }
 
@@ -52,31 +55,40 @@ fn learn(config: &TrainConfig) -> f64 {
     report.mean_pipes
 }
 
+/// Training with `config` reaches at least `floor` mean pipes and beats one
+/// iteration of the same training by more than `gain`.
+fn assert_learns(config: TrainConfig, floor: f64, gain: f64) {
+    let mut one = config.clone();
+    one.iterations = Some(1);
+    let untrained = learn(&one);
+    let trained = learn(&config);
+    assert!(
+        trained >= floor && trained > untrained + gain,
+        "{:?}: {untrained} → {trained}",
+        config.method
+    );
+}
+
 #[test]
 fn cem_learns_to_clear_pipes() {
-    let untrained = learn(&small(Method::Cem, 1));
-    let trained = learn(&small(Method::Cem, 60));
-    assert!(
-        trained >= 10.0 && trained > untrained + 5.0,
-        "{untrained} → {trained}"
-    );
+    assert_learns(small(Method::Cem, 60), 10.0, 5.0);
 }
 
 #[test]
 fn pg_learns_to_clear_pipes() {
-    let untrained = learn(&small(Method::Pg, 1));
-    let mut config = small(Method::Pg, 800);
-    config.pg.batch = 16;
-    let trained = learn(&config);
-    assert!(
-        trained >= 5.0 && trained > untrained + 4.0,
-        "{untrained} → {trained}"
-    );
+    assert_learns(small(Method::Pg, 300), 30.0, 20.0);
+}
+
+#[test]
+fn reinforce_learns_to_clear_pipes() {
+    let mut config = small(Method::Reinforce, 800);
+    config.reinforce.batch = 16;
+    assert_learns(config, 5.0, 4.0);
 }
 
 #[test]
 fn same_seed_same_policy_whatever_the_threads() {
-    for method in [Method::Cem, Method::Pg] {
+    for method in [Method::Cem, Method::Pg, Method::Reinforce] {
         let config = small(method, 4);
         let run = |threads| {
             with_threads(Some(threads), || {
@@ -85,4 +97,29 @@ fn same_seed_same_policy_whatever_the_threads() {
         };
         assert_eq!(run(1), run(2), "{method:?}");
     }
+}
+
+/// Validation runs every `validation_every` iterations and after the last
+/// one, and only validated iterations can improve.
+#[test]
+fn validation_runs_at_its_interval_and_at_the_end() {
+    let mut config = small(Method::Pg, 12);
+    config.validation_every = 5;
+    let mut validated = Vec::new();
+    let mut improved = Vec::new();
+    train(&config, &Progress::hidden(), |e| match e {
+        Event::Iteration(r) => {
+            if r.validated {
+                validated.push(r.iteration);
+            }
+        }
+        Event::Improved { report, .. } => improved.push(report.iteration),
+    })
+    .unwrap();
+    assert_eq!(validated, vec![5, 10, 12]);
+    assert!(!improved.is_empty());
+    assert!(
+        improved.iter().all(|i| validated.contains(i)),
+        "{improved:?}"
+    );
 }

@@ -1,8 +1,9 @@
 //! Paired comparison of two solver settings on the same layouts:
 //! `cargo run --release --example compare -- LEVEL RULE GAMES SEED A B`
-//! where A and B are `fast`, `standard`, `strong` or `key=value,...` over
-//! `candidates`, `tolerance`, `endgame_limit`, `endgame_budget` (starting
-//! from `standard`).
+//! where A and B are `fast`, `standard`, `strong`, optionally followed by
+//! `,key=value,...` over the fields of `Config` (e.g.
+//! `strong,deep_candidates=4`); without a preset name the keys start from
+//! `standard`.
 
 use arcade_core::progress::Progress;
 use arcade_core::runner::run_episodes;
@@ -11,14 +12,19 @@ use arcade_mines::{Board, Config, Level, Rule, Solver};
 use std::time::Instant;
 
 fn config(spec: &str) -> Config {
-    match spec {
-        "fast" => return Config::fast(),
-        "standard" => return Config::standard(),
-        "strong" => return Config::strong(),
-        _ => {}
+    let preset = |name: &str| match name {
+        "fast" => Some(Config::fast()),
+        "standard" => Some(Config::standard()),
+        "strong" => Some(Config::strong()),
+        _ => None,
+    };
+    let mut parts = spec.split(',').peekable();
+    let base = parts.peek().and_then(|p| preset(p));
+    if base.is_some() {
+        parts.next();
     }
-    let mut v = serde_json::to_value(Config::standard()).unwrap();
-    for kv in spec.split(',') {
+    let mut v = serde_json::to_value(base.unwrap_or_else(Config::standard)).unwrap();
+    for kv in parts {
         let (k, val) = kv.split_once('=').expect("key=value");
         let num: serde_json::Value = serde_json::from_str(val).expect("a number");
         assert!(v.get(k).is_some(), "unknown key {k}");

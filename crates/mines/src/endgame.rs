@@ -256,16 +256,25 @@ impl Search {
             if best.is_some_and(|(_, b)| bound <= b) {
                 break;
             }
-            let mut total = 0.0;
+            // Arrangements not yet scored count as wins: once even that
+            // cannot beat the best, the guess is cut.
+            let (mut total, mut unscored) = (0.0, n - m);
+            let mut cut = false;
             for v in 0..self.cells[c].shows.len() {
                 let part = and(s, &self.cells[c].shows[v].1);
                 let k = count(&part);
-                if k > 0 {
-                    total += f64::from(k) * self.win(&part)?;
+                if k == 0 {
+                    continue;
+                }
+                total += f64::from(k) * self.win(&part)?;
+                unscored -= k;
+                if best.is_some_and(|(_, b)| (total + f64::from(unscored)) / f64::from(n) <= b) {
+                    cut = true;
+                    break;
                 }
             }
             let value = total / f64::from(n);
-            if best.is_none_or(|(_, b)| value > b) {
+            if !cut && best.is_none_or(|(_, b)| value > b) {
                 best = Some((c, value));
             }
         }

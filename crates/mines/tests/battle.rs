@@ -98,7 +98,7 @@ proptest! {
     }
 }
 
-/// `T_0` by brute force: certain mines plus the highest other probability.
+/// `T` by brute force: certain mines plus the highest other probability.
 fn naive_turn_value(pos: &Position) -> f64 {
     let b = brute_force(pos);
     let hidden = (0..pos.grid().len()).filter(|&i| pos.is_hidden(i));
@@ -114,7 +114,7 @@ fn naive_turn_value(pos: &Position) -> f64 {
     k + q
 }
 
-/// `score_1(c)` from the module docs of `ev`, by brute force.
+/// `score(c)` from the module docs of `ev`, by brute force.
 fn naive_score(pos: &Position, c: usize, zero: f64) -> f64 {
     let b = brute_force(pos);
     let p = b.probability(c).unwrap();
@@ -166,7 +166,7 @@ proptest! {
         let search = Search::ev();
         for (c, p) in a.hidden() {
             prop_assume!(p.is_finite());
-            let fast = search.score(&pos, &a, c, 1).unwrap();
+            let fast = search.score(&pos, &a, c).unwrap();
             let slow = naive_score(&pos, c, search.zero);
             prop_assert!((fast - slow).abs() < 1e-9, "cell {:?}: {} vs {}\n{}", pos.grid().coords(c), fast, slow, pos.to_text());
         }
@@ -239,26 +239,24 @@ fn greedy_beats_rule() {
 }
 
 /// On an empty board a corner or edge cell shows a number with few hidden
-/// neighbours, which hands the opponent likely mines: `ev` and `deep` open
-/// in the interior, as strong human players do.
+/// neighbours, which hands the opponent likely mines: `ev` opens in the
+/// interior, as strong human players do.
 #[test]
 fn search_opens_in_the_interior() {
     let rules = Rules::default();
     let pos = Position::new(rules.level.grid(), rules.level.mines);
     let a = analyze(&pos).unwrap();
     let s = Search::ev();
-    let score = |x, y| s.score(&pos, &a, pos.grid().index(x, y), 1).unwrap();
+    let score = |x, y| s.score(&pos, &a, pos.grid().index(x, y)).unwrap();
     assert!(score(5, 5) > score(0, 5), "interior beats edge");
     assert!(score(0, 5) > score(0, 0), "edge beats corner");
-    for ai in [Ai::Ev, Ai::Deep] {
-        for seed in 0..3 {
-            let (x, y) = pos
-                .grid()
-                .coords(ai.choose(&pos, &mut Rng::new(seed)).unwrap());
-            assert!(
-                (1..15).contains(&x) && (1..15).contains(&y),
-                "{ai} opened ({x},{y})"
-            );
-        }
+    for seed in 0..3 {
+        let (x, y) = pos
+            .grid()
+            .coords(Ai::Ev.choose(&pos, &mut Rng::new(seed)).unwrap());
+        assert!(
+            (1..15).contains(&x) && (1..15).contains(&y),
+            "ev opened ({x},{y})"
+        );
     }
 }

@@ -20,19 +20,16 @@ pub enum Ai {
     Greedy,
     /// My expected captures minus the opponent's on their reply.
     Ev,
-    /// Expectimax two turns deep over the `ev` evaluation.
-    Deep,
 }
 
 impl Ai {
-    pub const ALL: [Ai; 4] = [Ai::Rule, Ai::Greedy, Ai::Ev, Ai::Deep];
+    pub const ALL: [Ai; 3] = [Ai::Rule, Ai::Greedy, Ai::Ev];
 
     pub fn name(self) -> &'static str {
         match self {
             Ai::Rule => "rule",
             Ai::Greedy => "greedy",
             Ai::Ev => "ev",
-            Ai::Deep => "deep",
         }
     }
 
@@ -43,7 +40,6 @@ impl Ai {
             Ai::Rule => Ok(rule(view, rng)),
             Ai::Greedy => greedy(view, rng),
             Ai::Ev => Search::ev().choose(view, rng),
-            Ai::Deep => Search::deep().choose(view, rng),
         }
     }
 }
@@ -61,7 +57,7 @@ impl FromStr for Ai {
         Ai::ALL
             .into_iter()
             .find(|a| a.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown AI {s:?} (expected rule, greedy, ev or deep)"))
+            .ok_or_else(|| format!("unknown AI {s:?} (expected rule, greedy or ev)"))
     }
 }
 

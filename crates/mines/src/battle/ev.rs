@@ -4,24 +4,23 @@
 //! With `p` the exact mine probability of cell `c` and `P(v)` the
 //! probability that `c`, if safe, shows the number `v`:
 //!
-//! `score_d(c) = p · (1 + T_{d−1}(after capturing c))
-//!             − (1 − p) · Σ_v P(v) · (T_{d−1}(after c shows v) + zero · [v = 0])`
+//! `score(c) = p · (1 + T(after capturing c))
+//!           − (1 − p) · Σ_v P(v) · (T(after c shows v) + zero · [v = 0])`
 //!
-//! where `T_d(position)` is what the player about to move there expects
-//! from their turn:
-//! - `T_0 = k + q`: the `k` certain mines, then one guess at the highest
-//!   probability `q` — the opponent greedy for one move;
-//! - `T_d = k + max_c score_d(c)` after taking the `k` certain mines (which
-//!   changes no other probability: conditioning on a sure event).
-//!
-//! `ev` plays `argmax score_1`; `deep` plays `argmax score_2`, an expectimax
-//! two turns deep, on the three best moves by `score_1`.
+//! where `T(position) = k + q` is what the player about to move there
+//! expects from one greedy turn: the `k` certain mines, then one guess at the
+//! highest probability `q`. `ev` plays `argmax score`.
 //!
 //! A revealed zero floods, opening cells whose numbers the engine cannot
 //! foresee cheaply; `zero` charges that information to the opponent at a
 //! flat rate. It matters more than anything else tried: in 300-game matches
 //! (seed 5) `ev` with a charge of 5 beat `ev` with 0.5 in 68% of games, and
 //! with no charge it won 25%; charges from 3 to 30 did about as well as 5.
+//!
+//! Going a turn deeper did not pay: an expectimax two turns deep (the reply
+//! itself an `ev` move, on the three best root moves) won 50.3% [47.2, 53.4]
+//! of 1,000 games against `ev` at 30 to 100 times the cost, so it was
+//! removed.
 
 use crate::frontier::SolveError;
 use crate::outcome::outcomes;
@@ -30,45 +29,20 @@ use crate::probability::{Analysis, analyze};
 use arcade_core::Rng;
 use rustc_hash::FxHashMap;
 
-/// How deep and wide the search looks.
+/// How wide the search looks and what a zero costs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Search {
-    /// Turns of lookahead (1: `ev`, 2: `deep`).
-    pub depth: usize,
-    /// Candidate moves scored at the root.
+    /// Candidate moves scored.
     pub width: usize,
-    /// Candidate moves scored at each deeper level.
-    pub inner_width: usize,
-    /// Root moves (best by the one-turn score) searched to full depth.
-    pub deepen: usize,
-    /// Numbers less likely than this are skipped below the root (their
-    /// weight goes to the numbers kept).
-    pub min_outcome: f64,
     /// Captures a flooding zero is assumed to hand the opponent.
     pub zero: f64,
 }
 
 impl Search {
-    /// One turn: my move and the opponent's greedy reply.
+    /// The `ev` player: my move and the opponent's greedy reply.
     pub fn ev() -> Search {
         Search {
-            depth: 1,
             width: 12,
-            inner_width: 0,
-            deepen: 0,
-            min_outcome: 0.0,
-            zero: 5.0,
-        }
-    }
-
-    /// Two turns: the opponent's reply is itself an `ev` move.
-    pub fn deep() -> Search {
-        Search {
-            depth: 2,
-            width: 12,
-            inner_width: 4,
-            deepen: 3,
-            min_outcome: 0.03,
             zero: 5.0,
         }
     }
@@ -79,47 +53,18 @@ impl Search {
         if let Some(&m) = a.mines().first() {
             return Ok(m);
         }
-        let mut scored: Vec<(f64, usize)> = Vec::new();
+        let mut best = (f64::NEG_INFINITY, usize::MAX);
         for c in candidates(pos, &a, self.width, rng) {
-            scored.push((self.score(pos, &a, c, 1)?, c));
-        }
-        if self.depth > 1 {
-            // Only the most promising moves are worth the deeper look.
-            scored.sort_by(|x, y| y.0.total_cmp(&x.0));
-            scored.truncate(self.deepen.max(1));
-            for (s, c) in scored.iter_mut() {
-                *s = self.score(pos, &a, *c, self.depth)?;
+            let s = self.score(pos, &a, c)?;
+            if s > best.0 {
+                best = (s, c);
             }
         }
-        let best = scored
-            .iter()
-            .fold((f64::NEG_INFINITY, usize::MAX), |b, &s| {
-                if s.0 > b.0 { s } else { b }
-            });
         Ok(best.1)
     }
 
-    /// `score_depth(c)` as in the module docs, every number considered.
-    pub fn score(
-        &self,
-        pos: &Position,
-        a: &Analysis,
-        c: usize,
-        depth: usize,
-    ) -> Result<f64, SolveError> {
-        self.score_in(pos, a, c, depth, false)
-    }
-
-    /// `score_depth(c)`; below the root (`inner`) unlikely numbers are
-    /// skipped.
-    fn score_in(
-        &self,
-        pos: &Position,
-        a: &Analysis,
-        c: usize,
-        depth: usize,
-        inner: bool,
-    ) -> Result<f64, SolveError> {
+    /// `score(c)` as in the module docs.
+    pub fn score(&self, pos: &Position, a: &Analysis, c: usize) -> Result<f64, SolveError> {
         let p = a.probability(c).expect("candidates are hidden");
         let mut score = 0.0;
         if p > 0.0 {
@@ -128,58 +73,31 @@ impl Search {
             let after = if taken.known_mines() == taken.mines() {
                 0.0
             } else {
-                self.turn_value(&taken, &analyze(&taken)?, depth - 1)?
+                greedy_turn(&analyze(&taken)?)
             };
             score += p * (1.0 + after);
         }
         if p < 1.0 {
-            let floor = if inner { self.min_outcome } else { 0.0 };
-            let (mut reply, mut kept) = (0.0, 0.0);
+            let mut reply = 0.0;
             for o in outcomes(pos, c)? {
-                if o.probability < floor {
-                    continue;
-                }
-                let mut next = pos.clone();
-                next.set(c, Cell::Number(o.value));
                 let zero = if o.value == 0 { self.zero } else { 0.0 };
-                reply += o.probability * (self.turn_value(&next, &o.analysis, depth - 1)? + zero);
-                kept += o.probability;
+                reply += o.probability * (greedy_turn(&o.analysis) + zero);
             }
-            if kept > 0.0 {
-                score -= (1.0 - p) * reply / kept;
-            }
+            score -= (1.0 - p) * reply;
         }
         Ok(score)
     }
+}
 
-    /// `T_depth`: what the player to move in `pos` expects from the turn.
-    fn turn_value(&self, pos: &Position, a: &Analysis, depth: usize) -> Result<f64, SolveError> {
-        let certain = a.mines();
-        let k = certain.len() as f64;
-        if depth == 0 {
-            let q = a
-                .hidden()
-                .map(|(_, p)| p)
-                .filter(|&p| p < 1.0)
-                .fold(0.0, f64::max);
-            return Ok(k + q);
-        }
-        let mut taken = pos.clone();
-        for &m in certain {
-            taken.set(m, Cell::Mine);
-        }
-        if taken.known_mines() == taken.mines() {
-            return Ok(k);
-        }
-        // A fixed stream: the value of a position must not depend on the
-        // order in which the search happens to visit it.
-        let mut rng = Rng::new(0x5EED);
-        let mut best = f64::NEG_INFINITY;
-        for c in candidates(&taken, a, self.inner_width, &mut rng) {
-            best = best.max(self.score_in(&taken, a, c, depth, true)?);
-        }
-        Ok(k + if best.is_finite() { best } else { 0.0 })
-    }
+/// `T`: the captures a greedy player to move expects from its turn: every
+/// certain mine, then one guess at the highest uncertain probability.
+fn greedy_turn(a: &Analysis) -> f64 {
+    let q = a
+        .hidden()
+        .map(|(_, p)| p)
+        .filter(|&p| p < 1.0)
+        .fold(0.0, f64::max);
+    a.mines().len() as f64 + q
 }
 
 /// Moves worth scoring, at most `width` guesses plus up to two "passes".

@@ -3,8 +3,8 @@
 //!
 //! - [`rules`]: the game (capture moves again, a safe click passes the turn,
 //!   first to a majority wins);
-//! - [`ai`]: the players `rule`, `greedy`, `ev` and `deep`;
-//! - [`ev`]: the expected-value search behind `ev` and `deep`, built on the
+//! - [`ai`]: the players `rule`, `greedy` and `ev`;
+//! - [`ev`]: the expected-value search behind `ev`, built on the
 //!   crate's exact probabilities ([`crate::analyze`], [`crate::outcomes`]);
 //! - [`arena`]: seeded matches with alternating seats.
 

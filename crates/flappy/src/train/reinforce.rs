@@ -1,4 +1,5 @@
-//! Policy gradient: REINFORCE (Williams 1992) with a baseline, and Adam.
+//! REINFORCE (Williams 1992) with a batch baseline, and Adam: the simpler
+//! policy gradient, kept for comparison with [`super::ppo`].
 //!
 //! Each update plays a batch of episodes with the stochastic policy
 //! π(flap | s) = softmax(logits)₁, computes the discounted return Gₜ of every
@@ -11,6 +12,7 @@
 //! Episodes run in parallel; their gradients are summed in episode order, so
 //! an update is the same whatever the number of threads.
 
+use super::adam::Adam;
 use super::{ConfigError, Learner, TrainConfig};
 use crate::env::Env;
 use crate::episode::train_seed;
@@ -22,7 +24,7 @@ use serde::Serialize;
 
 /// Policy-gradient settings.
 #[derive(Clone, Debug, Serialize)]
-pub struct PgSettings {
+pub struct ReinforceSettings {
     /// Episodes per update.
     pub batch: usize,
     /// Adam step size.
@@ -37,9 +39,9 @@ pub struct PgSettings {
     pub max_cap: u64,
 }
 
-impl Default for PgSettings {
+impl Default for ReinforceSettings {
     fn default() -> Self {
-        PgSettings {
+        ReinforceSettings {
             batch: 16,
             learning_rate: 3e-3,
             gamma: 0.99,
@@ -55,19 +57,14 @@ impl Default for PgSettings {
 /// for about 19 frames), so early episodes reach the first pipes.
 const INITIAL_FLAP_BIAS: f32 = -2.5;
 
-const ADAM_BETA1: f64 = 0.9;
-const ADAM_BETA2: f64 = 0.999;
-const ADAM_EPS: f64 = 1e-8;
-
-pub(super) struct PgLearner {
+pub(super) struct ReinforceLearner {
     mlp: Mlp,
-    settings: PgSettings,
+    settings: ReinforceSettings,
     seed: u64,
     updates: u64,
     cap: u64,
     extreme_gaps: f64,
-    m: Vec<f64>,
-    v: Vec<f64>,
+    adam: Adam,
 }
 
 /// One sampled episode.
@@ -79,9 +76,9 @@ struct Trajectory {
     pipes: u64,
 }
 
-impl PgLearner {
-    pub(super) fn new(config: &TrainConfig) -> Result<PgLearner, ConfigError> {
-        let s = &config.pg;
+impl ReinforceLearner {
+    pub(super) fn new(config: &TrainConfig) -> Result<ReinforceLearner, ConfigError> {
+        let s = &config.reinforce;
         if s.batch < 2 {
             return Err(ConfigError(
                 "policy gradient needs a batch of at least 2 episodes".into(),
@@ -101,15 +98,14 @@ impl PgLearner {
         let mut mlp = Mlp::random(&config.sizes, 0.1, &mut rng);
         let n = mlp.params().len();
         mlp.params_mut()[n - 1] = INITIAL_FLAP_BIAS;
-        Ok(PgLearner {
+        Ok(ReinforceLearner {
             mlp,
             settings: s.clone(),
             seed: arcade_core::derive_seed(config.seed, 0x7067_0002),
             updates: 0,
             cap: s.start_cap.min(s.max_cap),
             extreme_gaps: config.extreme_gaps,
-            m: vec![0.0; n],
-            v: vec![0.0; n],
+            adam: Adam::new(n),
         })
     }
 
@@ -162,31 +158,10 @@ impl PgLearner {
         }
         grad
     }
-
-    /// One Adam ascent step along `grad`.
-    fn adam(&mut self, grad: &[f64]) {
-        self.updates += 1;
-        let t = self.updates as i32;
-        let lr = self.settings.learning_rate;
-        let c1 = 1.0 - ADAM_BETA1.powi(t);
-        let c2 = 1.0 - ADAM_BETA2.powi(t);
-        for (((p, m), v), &g) in self
-            .mlp
-            .params_mut()
-            .iter_mut()
-            .zip(&mut self.m)
-            .zip(&mut self.v)
-            .zip(grad)
-        {
-            *m = ADAM_BETA1 * *m + (1.0 - ADAM_BETA1) * g;
-            *v = ADAM_BETA2 * *v + (1.0 - ADAM_BETA2) * g * g;
-            *p += (lr * (*m / c1) / ((*v / c2).sqrt() + ADAM_EPS)) as f32;
-        }
-    }
 }
 
 #[inline]
-fn sigmoid(x: f32) -> f32 {
+pub(super) fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
@@ -201,7 +176,7 @@ fn returns(rewards: &[f64], gamma: f64) -> Vec<f64> {
     out
 }
 
-impl Learner for PgLearner {
+impl Learner for ReinforceLearner {
     fn step(&mut self) -> (f64, f64, u64, u64) {
         let batch = self.settings.batch;
         let first = self.updates * batch as u64;
@@ -237,7 +212,9 @@ impl Learner for PgLearner {
         for s in &mut total {
             *s /= n as f64;
         }
-        self.adam(&total);
+        self.updates += 1;
+        self.adam
+            .ascend(self.mlp.params_mut(), &total, self.settings.learning_rate);
 
         let cap = self.cap;
         let pipes: Vec<u64> = trajectories.iter().map(|t| t.pipes).collect();
@@ -268,10 +245,10 @@ mod tests {
     /// differences of the same objective, computed from the logits.
     #[test]
     fn frame_gradient_matches_finite_differences() {
-        let mut config = TrainConfig::new(super::super::Method::Pg, 3);
+        let mut config = TrainConfig::new(super::super::Method::Reinforce, 3);
         config.sizes = vec![5, 6, 2];
-        config.pg.entropy = 0.3;
-        let mut learner = PgLearner::new(&config).unwrap();
+        config.reinforce.entropy = 0.3;
+        let mut learner = ReinforceLearner::new(&config).unwrap();
         let mut rng = Rng::new(8);
         for p in learner.mlp.params_mut() {
             *p = rng.uniform(-0.8, 0.8) as f32;

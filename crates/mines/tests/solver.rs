@@ -1,0 +1,98 @@
+//! The two-reveal lookahead against a naive computation from brute-force
+//! counts over whole positions.
+
+mod common;
+
+use arcade_mines::reference::brute_force;
+use arcade_mines::{Cell, Config, Position, Solver, analyze};
+use common::random_position;
+use proptest::prelude::*;
+
+/// Mine probability of every hidden cell, and whether one is certainly safe.
+fn hidden_probabilities(pos: &Position) -> (Vec<(usize, f64)>, bool) {
+    let brute = brute_force(pos);
+    let cells: Vec<(usize, f64)> = (0..pos.grid().len())
+        .filter(|&c| pos.is_hidden(c))
+        .map(|c| (c, brute.probability(c).unwrap()))
+        .collect();
+    let any_safe = cells.iter().any(|&(_, p)| p == 0.0);
+    (cells, any_safe)
+}
+
+/// Survival of a guess at `c` and of every later guess up to `depth` more,
+/// each chosen as the best over all non-mine hidden cells; a position with a
+/// safe cell counts as survived.
+fn naive_score(pos: &Position, c: usize, depth: u32) -> f64 {
+    let brute = brute_force(pos);
+    let p = brute.probability(c).unwrap();
+    let safe_total: u64 = brute.number_counts[c].iter().sum();
+    let mut survive = 0.0;
+    for (v, &k) in brute.number_counts[c].iter().enumerate() {
+        if k == 0 {
+            continue;
+        }
+        let mut next = pos.clone();
+        next.set(c, Cell::Number(v as u8));
+        let (cells, any_safe) = hidden_probabilities(&next);
+        let open: Vec<usize> = cells
+            .iter()
+            .filter(|&&(_, q)| q < 1.0)
+            .map(|&(d, _)| d)
+            .collect();
+        let value = if any_safe || open.is_empty() {
+            1.0 // a safe cell, or nothing left to reveal: the game is won
+        } else if depth == 0 {
+            cells.iter().map(|&(_, q)| 1.0 - q).fold(0.0, f64::max)
+        } else {
+            open.iter()
+                .map(|&d| naive_score(&next, d, depth - 1))
+                .fold(0.0, f64::max)
+        };
+        survive += k as f64 / safe_total as f64 * value;
+    }
+    (1.0 - p) * survive
+}
+
+/// Looks at every candidate at both depths.
+fn exhaustive() -> Solver {
+    Solver::new(Config {
+        candidates: usize::MAX,
+        tolerance: 1.0,
+        deep_candidates: usize::MAX,
+        deep_inner: usize::MAX,
+        deep_margin: 1.0,
+        endgame_limit: 0,
+        ..Config::standard()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn two_reveal_score_matches_the_naive_tree(seed in any::<u64>()) {
+        let pos = random_position(seed, 9, true);
+        let (cells, any_safe) = hidden_probabilities(&pos);
+        if any_safe || cells.iter().all(|&(_, p)| p == 1.0) {
+            return Ok(()); // no guess to score
+        }
+        let analysis = analyze(&pos).unwrap();
+        let solver = exhaustive();
+        let mut best = f64::NEG_INFINITY;
+        for &(c, p) in &cells {
+            if p == 1.0 {
+                continue;
+            }
+            let fast = solver.two_reveal_score(&pos, &analysis, c).unwrap().unwrap();
+            let naive = naive_score(&pos, c, 1);
+            prop_assert!((fast - naive).abs() < 1e-9, "cell {c}: fast {fast} naive {naive}\n{}", pos.to_text());
+            // The guess policy's cut relies on this.
+            prop_assert!(naive <= naive_score(&pos, c, 0) + 1e-12);
+            best = best.max(naive);
+        }
+        // The guess, with its cuts, must reach the best two-reveal score.
+        let guess = solver.guess(&pos, &analysis).unwrap();
+        let chosen = naive_score(&pos, guess.cell, 1);
+        prop_assert!((chosen - best).abs() < 1e-9, "guess {} scores {chosen}, best {best}\n{}", guess.cell, pos.to_text());
+    }
+}
