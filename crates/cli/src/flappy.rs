@@ -7,9 +7,10 @@ use arcade_core::progress::Progress;
 use arcade_core::runner::with_threads;
 use arcade_flappy::bench::frames_per_second;
 use arcade_flappy::episode::eval_seed;
-use arcade_flappy::policy::{Greedy, Heuristic};
+use arcade_flappy::policy::{Greedy, Heuristic, Oracle};
 use arcade_flappy::render::{Cell, grid};
 use arcade_flappy::train::{self, Event, Method, TrainConfig};
+use arcade_flappy::viability::{Depths, HEIGHTS, SPEEDS};
 use arcade_flappy::{Agent, Env, EvalReport, evaluate, file};
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
@@ -20,7 +21,8 @@ use std::time::{Duration, Instant};
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// Train a network policy with neuroevolution (CEM) or policy gradient.
+    /// Train a network policy: neuroevolution (CEM), policy gradient (PPO,
+    /// REINFORCE) or imitation of the exact oracle (DAgger).
     ///
     /// Prints progress (iteration, mean pipes, best) and rewrites --out each
     /// time the policy improves on the validation episodes.
@@ -39,6 +41,27 @@ pub enum Command {
     ///
     /// Example: arcade flappy bench --frames 100000000
     Bench(BenchArgs),
+    /// Prove the game can be played without a crash: the exact sets of
+    /// bird states that survive every sequence of gaps (viability kernels),
+    /// for the real walls and for walls moved M pixels closer.
+    ///
+    /// A non-empty kernel for every gap means a player who sees the pipe
+    /// ahead and the next one (the seven-number observation) never has to
+    /// crash; the largest margin with one is how much slack perfect play has.
+    /// The `oracle` policy plays by these kernels.
+    ///
+    /// Example: arcade flappy kernel --json
+    Kernel(KernelArgs),
+}
+
+#[derive(Args)]
+pub struct KernelArgs {
+    /// Largest wall margin to compute (stops at the first with an empty kernel).
+    #[arg(long, value_name = "PX", default_value_t = arcade_flappy::viability::MAX_MARGIN)]
+    max_margin: i32,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -49,6 +72,9 @@ enum MethodArg {
     Pg,
     /// REINFORCE with a batch baseline (the simpler policy gradient).
     Reinforce,
+    /// Imitation (DAgger) of the exact viability oracle: the network plays,
+    /// the oracle labels every frame with the better action.
+    Imitate,
 }
 
 /// Hidden layer sizes (a newtype so clap takes the list as one value).
@@ -89,10 +115,10 @@ pub struct TrainArgs {
     /// Where to write the policy (rewritten whenever it improves).
     #[arg(long, value_name = "FILE", default_value = "flappy-policy.json")]
     out: PathBuf,
-    /// Hidden layer sizes, or `none` for a linear policy (the published
-    /// hobby network is `--inputs 5 --hidden 16,64,16`).
-    #[arg(long, value_name = "SIZES", value_parser = parse_hidden, default_value = "16")]
-    hidden: Hidden,
+    /// Hidden layer sizes, or `none` for a linear policy [default: 16, and
+    /// 64,64 for imitate] (the published hobby network is `--inputs 5 --hidden 16,64,16`).
+    #[arg(long, value_name = "SIZES", value_parser = parse_hidden)]
+    hidden: Option<Hidden>,
     /// Observation: 5 (the published five numbers) or 7 (plus the next pipe's gap).
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(["5", "7"]), default_value = "7")]
     inputs: String,
@@ -106,7 +132,7 @@ pub struct TrainArgs {
     /// CEM: training episodes per candidate.
     #[arg(long, value_name = "E")]
     episodes_per_eval: Option<usize>,
-    /// PG and REINFORCE: Adam learning rate.
+    /// PG, REINFORCE and imitate: Adam learning rate.
     #[arg(long, value_name = "LR")]
     learning_rate: Option<f64>,
     /// PG and REINFORCE: discount per frame.
@@ -115,16 +141,16 @@ pub struct TrainArgs {
     /// PG and REINFORCE: weight of the entropy bonus.
     #[arg(long, value_name = "W")]
     entropy: Option<f64>,
-    /// PG: games played side by side.
+    /// PG and imitate: games played side by side.
     #[arg(long, value_name = "N")]
     games: Option<usize>,
-    /// PG: frames each game plays per update.
+    /// PG and imitate: frames each game plays per update.
     #[arg(long, value_name = "N")]
     steps: Option<usize>,
     /// PG: passes over each update's frames.
     #[arg(long, value_name = "N")]
     epochs: Option<usize>,
-    /// PG: frames per gradient step.
+    /// PG and imitate: frames per gradient step.
     #[arg(long, value_name = "N")]
     minibatch: Option<usize>,
     /// PG: GAE's lambda (0: one-step advantages, 1: full returns).
@@ -133,6 +159,25 @@ pub struct TrainArgs {
     /// REINFORCE: episodes per update.
     #[arg(long, value_name = "B")]
     batch: Option<usize>,
+    /// Imitate: chance of a random action on a frame (exploration).
+    #[arg(long, value_name = "P")]
+    explore: Option<f64>,
+    /// Imitate: gradient steps per update.
+    #[arg(long, value_name = "N")]
+    batches: Option<usize>,
+    /// Validation episodes per check (the best policy is the one with the
+    /// most pipes on them; all reaching 10,000 pipes, and the confirmation
+    /// episodes too, ends training).
+    #[arg(long, value_name = "N")]
+    validation_episodes: Option<usize>,
+    /// Iterations between validation checks.
+    #[arg(long, value_name = "N")]
+    validate_every: Option<usize>,
+    /// Further episodes a policy perfect on the validation episodes at
+    /// 10,000 pipes must also clear before training stops [default: 0, and
+    /// 192 for imitate].
+    #[arg(long, value_name = "N")]
+    validation_confirm: Option<usize>,
     #[command(flatten)]
     run: RunOptions,
     /// Print a JSON summary at the end instead of text.
@@ -141,12 +186,15 @@ pub struct TrainArgs {
 }
 
 /// A built-in policy name or a policy file.
-const POLICY_HELP: &str = "heuristic, or a policy JSON file written by `arcade flappy train`";
+const POLICY_HELP: &str =
+    "heuristic, oracle, or a policy JSON file written by `arcade flappy train`";
 
 #[derive(Args)]
 pub struct EvalArgs {
-    /// Policy: heuristic, or a policy JSON file written by `arcade flappy train`.
-    #[arg(long, value_name = "FILE|heuristic")]
+    /// Policy: heuristic (flap below a target height), oracle (perfect play
+    /// from the exact viability analysis, computed at start in seconds), or a
+    /// policy JSON file written by `arcade flappy train`.
+    #[arg(long, value_name = "FILE|heuristic|oracle")]
     policy: String,
     /// Number of episodes.
     #[arg(long, default_value_t = 100)]
@@ -169,8 +217,10 @@ pub struct EvalArgs {
 
 #[derive(Args)]
 pub struct PlayArgs {
-    /// Policy: heuristic, or a policy JSON file written by `arcade flappy train`.
-    #[arg(long, value_name = "FILE|heuristic")]
+    /// Policy: heuristic (flap below a target height), oracle (perfect play
+    /// from the exact viability analysis, computed at start in seconds), or a
+    /// policy JSON file written by `arcade flappy train`.
+    #[arg(long, value_name = "FILE|heuristic|oracle")]
     policy: String,
     /// Seed of the game (an evaluation seed: never seen in training).
     #[arg(long, default_value_t = 1)]
@@ -196,7 +246,11 @@ pub struct BenchArgs {
     frames: u64,
     /// Policy in the loop (the heuristic costs one comparison, so it
     /// measures the environment itself).
-    #[arg(long, value_name = "FILE|heuristic", default_value = "heuristic")]
+    #[arg(
+        long,
+        value_name = "FILE|heuristic|oracle",
+        default_value = "heuristic"
+    )]
     policy: String,
     /// Seed of the episodes.
     #[arg(long, default_value_t = 1)]
@@ -212,6 +266,7 @@ pub fn run(cmd: Command) -> Result<()> {
         Command::Eval(a) => eval_cmd(a),
         Command::Play(a) => play_cmd(a),
         Command::Bench(a) => bench_cmd(a),
+        Command::Kernel(a) => kernel_cmd(a),
     }
 }
 
@@ -224,6 +279,7 @@ fn train_config(a: &TrainArgs) -> Result<TrainConfig> {
         MethodArg::Cem => Method::Cem,
         MethodArg::Pg => Method::Pg,
         MethodArg::Reinforce => Method::Reinforce,
+        MethodArg::Imitate => Method::Imitate,
     };
     if !(a.minutes.is_finite() && a.minutes > 0.0) {
         return Err(bad_input(anyhow!(
@@ -233,14 +289,26 @@ fn train_config(a: &TrainArgs) -> Result<TrainConfig> {
     }
     let mut config = TrainConfig::new(method, a.seed);
     let inputs: usize = a.inputs.parse().expect("clap checked 5 or 7");
-    config.sizes = std::iter::once(inputs)
-        .chain(a.hidden.0.iter().copied())
-        .chain(std::iter::once(2))
-        .collect();
+    config.sizes[0] = inputs;
+    if let Some(hidden) = &a.hidden {
+        config.sizes = std::iter::once(inputs)
+            .chain(hidden.0.iter().copied())
+            .chain(std::iter::once(2))
+            .collect();
+    }
     config.seconds = a.minutes * 60.0;
     config.iterations = a.iterations;
     if let Some(p) = a.extreme_gaps {
         config.extreme_gaps = p;
+    }
+    if let Some(n) = a.validation_episodes {
+        config.validation_episodes = n;
+    }
+    if let Some(n) = a.validate_every {
+        config.validation_every = n;
+    }
+    if let Some(n) = a.validation_confirm {
+        config.validation_confirm = n;
     }
     if let Some(p) = a.population {
         config.cem.population = p;
@@ -248,12 +316,12 @@ fn train_config(a: &TrainArgs) -> Result<TrainConfig> {
     if let Some(e) = a.episodes_per_eval {
         config.cem.episodes = e;
     }
-    apply_pg_options(a, &mut config);
+    apply_gradient_options(a, &mut config);
     Ok(config)
 }
 
-/// The policy-gradient options, onto the settings of the method they name.
-fn apply_pg_options(a: &TrainArgs, config: &mut TrainConfig) {
+/// The gradient methods' options, onto the settings of the methods they name.
+fn apply_gradient_options(a: &TrainArgs, config: &mut TrainConfig) {
     let (ppo, rf) = (&mut config.ppo, &mut config.reinforce);
     let set = |target: &mut f64, value: Option<f64>| {
         if let Some(v) = value {
@@ -272,6 +340,13 @@ fn apply_pg_options(a: &TrainArgs, config: &mut TrainConfig) {
     ppo.epochs = a.epochs.unwrap_or(ppo.epochs);
     ppo.minibatch = a.minibatch.unwrap_or(ppo.minibatch);
     rf.batch = a.batch.unwrap_or(rf.batch);
+    let im = &mut config.imitate;
+    set(&mut im.learning_rate, a.learning_rate);
+    set(&mut im.explore, a.explore);
+    im.games = a.games.unwrap_or(im.games);
+    im.steps = a.steps.unwrap_or(im.steps);
+    im.minibatch = a.minibatch.unwrap_or(im.minibatch);
+    im.batches = a.batches.unwrap_or(im.batches);
 }
 
 fn train_cmd(a: TrainArgs) -> Result<()> {
@@ -279,7 +354,7 @@ fn train_cmd(a: TrainArgs) -> Result<()> {
     let progress = Progress::counter(
         match config.method {
             Method::Cem => "gens",
-            Method::Pg | Method::Reinforce => "updates",
+            Method::Pg | Method::Reinforce | Method::Imitate => "updates",
         },
         a.run.quiet || a.json,
     );
@@ -361,6 +436,7 @@ fn train_cmd(a: TrainArgs) -> Result<()> {
                 "out": a.out.display().to_string(), "iterations": s.iterations,
                 "best_validation": s.best_validation, "validation_cap": s.validation_cap,
                 "validation_episodes": config.validation_episodes,
+                "validation_confirm": config.validation_confirm,
                 "solved": s.solved, "frames": s.frames, "seconds": s.seconds,
             })
         );
@@ -375,9 +451,12 @@ fn train_cmd(a: TrainArgs) -> Result<()> {
             config.validation_episodes,
             s.validation_cap,
             if s.solved {
-                " (every episode reached the cap)"
+                format!(
+                    " (all of them and {} confirmation episodes reached the cap)",
+                    config.validation_confirm
+                )
             } else {
-                ""
+                String::new()
             },
             a.out.display()
         );
@@ -517,6 +596,7 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
     }
     let r = match &agent {
         Agent::Heuristic => frames_per_second(&mut Heuristic, a.frames, a.seed),
+        Agent::Oracle => frames_per_second(&mut Oracle::new(Depths::shared()), a.frames, a.seed),
         Agent::Mlp(mlp) => frames_per_second(&mut Greedy::new(mlp), a.frames, a.seed),
     };
     if a.json {
@@ -534,6 +614,57 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
             r.seconds,
             r.frames_per_sec / 1e6
         );
+    }
+    Ok(())
+}
+
+fn kernel_cmd(a: KernelArgs) -> Result<()> {
+    if a.max_margin < 0 {
+        return Err(bad_input(anyhow!(
+            "--max-margin must be at least 0, got {}",
+            a.max_margin
+        )));
+    }
+    let start = Instant::now();
+    let depths = Depths::compute(a.max_margin);
+    let rows: Vec<_> = depths
+        .kernels()
+        .iter()
+        .map(|k| {
+            let (gap, states) = k.narrowest();
+            json!({"margin": k.margin(), "rounds": k.rounds, "narrowest_gap_top": gap, "narrowest_states": states})
+        })
+        .collect();
+    let safe = depths
+        .kernels()
+        .iter()
+        .filter(|k| k.narrowest().1 > 0)
+        .map(|k| k.margin())
+        .max();
+    if a.json {
+        println!(
+            "{}",
+            json!({"kernels": rows, "largest_safe_margin": safe, "states": HEIGHTS * SPEEDS, "seconds": start.elapsed().as_secs_f64()})
+        );
+        return Ok(());
+    }
+    println!(
+        "bird states: {} heights x {} speeds = {}",
+        HEIGHTS,
+        SPEEDS,
+        HEIGHTS * SPEEDS
+    );
+    println!("margin  rounds  smallest kernel (gap top)");
+    for k in depths.kernels() {
+        let (gap, states) = k.narrowest();
+        println!("{:>6}  {:>6}  {states:>7} ({gap})", k.margin(), k.rounds);
+    }
+    match safe {
+        Some(m) => println!(
+            "perfect play never crashes, even with every wall {m} px closer ({:.1} s)",
+            start.elapsed().as_secs_f64()
+        ),
+        None => println!("some gap has an empty kernel: a crash can be forced"),
     }
     Ok(())
 }

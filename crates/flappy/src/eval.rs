@@ -3,7 +3,8 @@
 use crate::episode::{Outcome, eval_seed, play};
 use crate::file::{self, PolicyFileError};
 use crate::mlp::Mlp;
-use crate::policy::{Greedy, Heuristic};
+use crate::policy::{Greedy, Heuristic, Oracle};
+use crate::viability::Depths;
 use arcade_core::progress::Progress;
 use arcade_core::rng::derive_seed;
 use arcade_core::stats;
@@ -15,16 +16,18 @@ use std::time::Instant;
 #[derive(Clone, Debug)]
 pub enum Agent {
     Heuristic,
+    /// Perfect play from the viability kernels.
+    Oracle,
     Mlp(Mlp),
 }
 
 impl Agent {
-    /// `heuristic`, or the path of a policy file.
+    /// `heuristic`, `oracle`, or the path of a policy file.
     pub fn resolve(spec: &str) -> Result<Agent, PolicyFileError> {
-        if spec == "heuristic" {
-            Ok(Agent::Heuristic)
-        } else {
-            file::load(Path::new(spec)).map(Agent::Mlp)
+        match spec {
+            "heuristic" => Ok(Agent::Heuristic),
+            "oracle" => Ok(Agent::Oracle),
+            _ => file::load(Path::new(spec)).map(Agent::Mlp),
         }
     }
 
@@ -37,6 +40,12 @@ impl Agent {
     ) -> Outcome {
         match self {
             Agent::Heuristic => play(&mut Heuristic, seed, max_pipes, on_frame),
+            Agent::Oracle => play(
+                &mut Oracle::new(Depths::shared()),
+                seed,
+                max_pipes,
+                on_frame,
+            ),
             Agent::Mlp(mlp) => play(&mut Greedy::new(mlp), seed, max_pipes, on_frame),
         }
     }

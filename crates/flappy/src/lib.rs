@@ -10,7 +10,8 @@
 //! - [`eval`]: parallel evaluation with a 95% interval;
 //! - [`train`]: neuroevolution (CEM) and policy gradient (PPO, REINFORCE);
 //! - [`render`]: a frame as terminal text;
-//! - [`bench`]: environment speed.
+//! - [`bench`]: environment speed;
+//! - [`viability`]: the exact set of states that can never be made to crash.
 
 pub mod bench;
 pub mod env;
@@ -22,6 +23,7 @@ pub mod obs;
 pub mod policy;
 pub mod render;
 pub mod train;
+pub mod viability;
 
 pub use env::{Env, Status};
 pub use eval::{Agent, EvalReport, evaluate};

@@ -3,6 +3,7 @@
 use crate::env::{BIRD_H, Env};
 use crate::mlp::{Mlp, Scratch};
 use crate::obs::{self, normalized};
+use crate::viability::{Depths, Judge};
 
 /// Decides, frame by frame, whether to flap.
 pub trait Policy {
@@ -60,6 +61,31 @@ impl Policy for Greedy<'_> {
     }
 }
 
+/// Perfect play from the exact [`crate::viability`] analysis: flaps when
+/// flapping leads to a deeper state than not flapping (one that stays safe
+/// with the walls more pixels closer). It sees what the seven-number
+/// observation shows, and never crashes: the start is deep in the kernel,
+/// and a kernel state always has a successor in the kernel.
+pub struct Oracle<'a> {
+    judge: Judge<'a>,
+}
+
+impl<'a> Oracle<'a> {
+    pub fn new(depths: &'a Depths) -> Oracle<'a> {
+        Oracle {
+            judge: Judge::new(depths),
+        }
+    }
+}
+
+impl Policy for Oracle<'_> {
+    #[inline]
+    fn flap(&mut self, env: &Env) -> bool {
+        let [stay, flap] = self.judge.action_depths(env);
+        flap > stay
+    }
+}
+
 /// Whether a network can be a policy: 5 or 7 inputs, 2 outputs.
 pub fn fits(mlp: &Mlp) -> bool {
     matches!(mlp.inputs(), obs::BASIC | obs::EXTENDED) && mlp.outputs() == 2
@@ -87,6 +113,18 @@ mod tests {
         }
         // Fell 36 px: 280 / 512 = 0.547 (1.47 normalised) → flap.
         assert!(g.flap(&env));
+    }
+
+    /// The oracle survives the hardest games: a quarter of the gaps at an
+    /// end of their range, so 139 px climbs and drops come every few pipes.
+    #[test]
+    fn oracle_never_crashes() {
+        let depths = Depths::shared();
+        for seed in 0..8 {
+            let env = Env::with_extremes(seed, Some(2_000), 0.25);
+            let o = crate::episode::play_env(&mut Oracle::new(depths), env, |_| {});
+            assert_eq!(o.pipes, 2_000, "seed {seed}");
+        }
     }
 
     #[test]

@@ -19,6 +19,10 @@ fn small(method: Method, iterations: usize) -> TrainConfig {
     c.ppo.games = 8;
     c.ppo.steps = 256;
     c.ppo.minibatch = 1024;
+    c.imitate.games = 8;
+    c.imitate.steps = 256;
+    c.imitate.batches = 16;
+    c.imitate.minibatch = 512;
     c
 }
 
@@ -80,6 +84,11 @@ fn pg_learns_to_clear_pipes() {
 }
 
 #[test]
+fn imitation_learns_to_clear_pipes() {
+    assert_learns(small(Method::Imitate, 300), 30.0, 20.0);
+}
+
+#[test]
 fn reinforce_learns_to_clear_pipes() {
     let mut config = small(Method::Reinforce, 800);
     config.reinforce.batch = 16;
@@ -88,7 +97,7 @@ fn reinforce_learns_to_clear_pipes() {
 
 #[test]
 fn same_seed_same_policy_whatever_the_threads() {
-    for method in [Method::Cem, Method::Pg, Method::Reinforce] {
+    for method in [Method::Cem, Method::Pg, Method::Reinforce, Method::Imitate] {
         let config = small(method, 4);
         let run = |threads| {
             with_threads(Some(threads), || {

@@ -25,10 +25,10 @@
 //! chunks in order, so an update is the same whatever the number of threads.
 
 use super::adam::Adam;
+use super::game::{Game, pipes_summary};
 use super::reinforce::sigmoid;
-use super::{ConfigError, Learner, TrainConfig};
-use crate::env::{Env, Status};
-use crate::episode::train_seed;
+use super::{ConfigError, Learner, TrainConfig, mean_gradient};
+use crate::env::Status;
 use crate::mlp::Mlp;
 use crate::obs::normalized;
 use arcade_core::{Rng, derive_seed};
@@ -105,31 +105,6 @@ enum End {
     Crash,
     /// Stopped by the pipe cap; the critic's value of the state it reached.
     Cut(f32),
-}
-
-/// One training game and the seeds of its episodes.
-struct Game {
-    env: Env,
-    /// Action sampling.
-    rng: Rng,
-    master: u64,
-    episodes: u64,
-}
-
-impl Game {
-    fn new(master: u64, cap: u64, extreme: f64) -> Game {
-        Game {
-            env: Env::with_extremes(train_seed(master, 0), Some(cap), extreme),
-            rng: Rng::new(derive_seed(master, u64::MAX)),
-            master,
-            episodes: 0,
-        }
-    }
-
-    fn restart(&mut self, cap: u64, extreme: f64) {
-        self.episodes += 1;
-        self.env = Env::with_extremes(train_seed(self.master, self.episodes), Some(cap), extreme);
-    }
 }
 
 /// The frames one game played in one update.
@@ -257,7 +232,8 @@ impl PpoLearner {
                         )
                     })
                     .collect();
-                let (ga, gc) = sum_gradients(&parts, mb.len());
+                let ga = mean_gradient(parts.iter().map(|p| &p.0[..]), mb.len());
+                let gc = mean_gradient(parts.iter().map(|p| &p.1[..]), mb.len());
                 let lr = s.learning_rate;
                 self.actor_adam.ascend(self.actor.params_mut(), &ga, lr);
                 self.critic_adam.ascend(self.critic.params_mut(), &gc, lr);
@@ -435,23 +411,6 @@ fn frame_logit_gradient(
     d
 }
 
-/// Sums chunk gradients in order and averages them over `frames`.
-fn sum_gradients(parts: &[(Vec<f32>, Vec<f32>)], frames: usize) -> (Vec<f64>, Vec<f64>) {
-    let mut ga = vec![0.0f64; parts[0].0.len()];
-    let mut gc = vec![0.0f64; parts[0].1.len()];
-    for (a, c) in parts {
-        for (s, &x) in ga.iter_mut().zip(a) {
-            *s += f64::from(x);
-        }
-        for (s, &x) in gc.iter_mut().zip(c) {
-            *s += f64::from(x);
-        }
-    }
-    let inv = 1.0 / frames as f64;
-    ga.iter_mut().chain(gc.iter_mut()).for_each(|s| *s *= inv);
-    (ga, gc)
-}
-
 impl Learner for PpoLearner {
     fn step(&mut self) -> (f64, f64, u64, u64) {
         let segments = self.play();
@@ -467,20 +426,8 @@ impl Learner for PpoLearner {
             .iter()
             .flat_map(|s| s.finished.iter().copied())
             .collect();
-        let running = self.games.iter().map(|g| g.env.pipes());
-        let best = finished.iter().copied().chain(running).max().unwrap_or(0);
-        let mean = if finished.is_empty() {
-            // No game ended: the games in progress, a lower bound.
-            self.games.iter().map(|g| g.env.pipes()).sum::<u64>() as f64 / self.games.len() as f64
-        } else {
-            finished.iter().sum::<u64>() as f64 / finished.len() as f64
-        };
-        (
-            mean,
-            best as f64,
-            batch.flaps.len() as u64,
-            self.settings.max_cap,
-        )
+        let (mean, best) = pipes_summary(&finished, &self.games);
+        (mean, best, batch.flaps.len() as u64, self.settings.max_cap)
     }
 
     fn policy(&self) -> Mlp {
