@@ -65,6 +65,7 @@ enum Game {
 }
 
 fn main() -> ExitCode {
+    die_quietly_on_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return exit::clap_error(e),
@@ -82,5 +83,18 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => exit::report(&e),
+    }
+}
+
+/// Restores the default action of SIGPIPE (end the process), which Rust's
+/// runtime turns off: otherwise `arcade … | head` panics with "failed
+/// printing to stdout: Broken pipe" once `head` has read enough, where a
+/// command-line tool is expected to stop silently.
+fn die_quietly_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any other thread exists;
+    // SIG_DFL is a valid disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

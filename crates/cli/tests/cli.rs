@@ -136,3 +136,28 @@ fn tune_writes_weights_that_load_and_resume_continues() {
     assert_eq!(v["ai"], "tuned");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A reader that stops early (`arcade … | head`) ends the output quietly:
+/// the process dies of SIGPIPE, with no panic message on stderr.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    // Thousands of drawn frames: far more than a pipe buffer holds.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arcade"))
+        .args(["flappy", "play", "--policy", "heuristic", "--delay", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut first = [0u8; 1024];
+    out.read_exact(&mut first).unwrap();
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    const SIGPIPE: i32 = 13;
+    assert_eq!(o.status.signal(), Some(SIGPIPE), "{:?}", o.status);
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+}
