@@ -6,6 +6,7 @@ use anyhow::{Context, Result, anyhow};
 use arcade_core::progress::Progress;
 use arcade_core::runner::with_threads;
 use arcade_mines::bench::{self, BenchConfig, BenchReport};
+use arcade_mines::fifty::forced_guess;
 use arcade_mines::play::{Event, play};
 use arcade_mines::{
     Analysis, Board, Cell, Config, Level, Position, Rule, SolveError, Solver, Status, analyze,
@@ -52,7 +53,8 @@ pub enum Command {
 enum Strength {
     /// Lowest mine probability, ties to likely openings; no lookahead.
     Fast,
-    /// Lookahead on a few candidates and a small endgame search.
+    /// Forced 50/50s first, lookahead on a few candidates and a small
+    /// endgame search.
     Standard,
     /// Wider lookahead, two reveals ahead on the closest candidates, and a
     /// larger endgame search (slower).
@@ -210,6 +212,16 @@ fn xy(pos: &Position, cell: usize) -> [usize; 2] {
     [x, y]
 }
 
+/// The position with the certain mines flagged, as a player in a game sees
+/// it: the solver looks ahead from there.
+fn flagged(pos: &Position, analysis: &Analysis) -> Position {
+    let mut view = pos.clone();
+    for &m in analysis.mines() {
+        view.set(m, Cell::Mine);
+    }
+    view
+}
+
 /// The move to play: a certainly safe cell if there is one, else the guess.
 fn recommend(
     pos: &Position,
@@ -222,13 +234,7 @@ fn recommend(
     if analysis.hidden().all(|(_, p)| p >= 1.0) {
         return Ok(None);
     }
-    // The solver looks ahead from the position with the certain mines
-    // flagged, as in a game.
-    let mut view = pos.clone();
-    for &m in analysis.mines() {
-        view.set(m, Cell::Mine);
-    }
-    Ok(Some(solver.guess(&view, analysis)?.cell))
+    Ok(Some(solver.guess(&flagged(pos, analysis), analysis)?.cell))
 }
 
 fn analyze_cmd(a: AnalyzeArgs) -> Result<()> {
@@ -239,6 +245,9 @@ fn analyze_cmd(a: AnalyzeArgs) -> Result<()> {
     let analysis = analyze(&pos).map_err(|e| solve_error(&a.file, e))?;
     let solver = Solver::new(a.solver.config());
     let best = recommend(&pos, &analysis, &solver).map_err(|e| solve_error(&a.file, e))?;
+    let forced = forced_guess(&flagged(&pos, &analysis), &analysis)
+        .map_err(|e| solve_error(&a.file, e))?
+        .map(|f| f.cells);
     let seconds = start.elapsed().as_secs_f64();
     let grid = pos.grid();
     if a.json {
@@ -259,6 +268,7 @@ fn analyze_cmd(a: AnalyzeArgs) -> Result<()> {
             "mines_certain": cells(analysis.mines()),
             "best": best.map(|b| xy(&pos, b)),
             "best_probability": best.and_then(|b| analysis.probability(b)),
+            "forced_fifty_fifty": forced.as_deref().map(cells),
             "arrangements_ln": analysis.ln_arrangements(),
             "seconds": seconds,
         });
@@ -293,8 +303,6 @@ fn analyze_cmd(a: AnalyzeArgs) -> Result<()> {
             let _ = writeln!(out, "best move: none (no hidden cell is safe to try)");
         }
     }
-    let _ = writeln!(out, "mine probabilities in % (numbers and * as given):");
-    out.push_str(&probability_grid(&pos, &analysis, best));
     let list = |v: &[usize]| {
         v.iter()
             .map(|&c| {
@@ -304,6 +312,15 @@ fn analyze_cmd(a: AnalyzeArgs) -> Result<()> {
             .collect::<Vec<_>>()
             .join(" ")
     };
+    if let Some(cells) = &forced {
+        let _ = writeln!(
+            out,
+            "forced 50/50: {} (no later reveal can tell how their mines lie: guess one now)",
+            list(cells)
+        );
+    }
+    let _ = writeln!(out, "mine probabilities in % (numbers and * as given):");
+    out.push_str(&probability_grid(&pos, &analysis, best));
     if !analysis.safe().is_empty() {
         let _ = writeln!(out, "safe: {}", list(analysis.safe()));
     }

@@ -47,6 +47,23 @@ fn analyze_json_has_the_documented_shape() {
 }
 
 #[test]
+fn analyze_names_a_forced_fifty_fifty() {
+    // Both 1s see the two hidden cells and nothing else: one mine, and no
+    // reveal can ever say which.
+    let v = analyze_json("fifty", "3 2 1\n.10\n.10\n");
+    assert_eq!(v["forced_fifty_fifty"], serde_json::json!([[0, 0], [0, 1]]));
+    assert_eq!(v["best"], serde_json::json!([0, 0]));
+    // The 1 needs a mine at (1,0) or (3,0), but revealing (0,0) would say
+    // which: not forced.
+    let v = analyze_json("not_fifty", "4 1 1\n..1.\n");
+    assert!(v["forced_fifty_fifty"].is_null(), "{v}");
+    let f = TempFile::new("fifty_text", "3 2 1\n.10\n.10\n");
+    let o = arcade(&["mines", "analyze", f.path()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("forced 50/50: (0,0) (0,1)"), "{out}");
+}
+
+#[test]
 fn analyze_weights_the_cells_away_from_the_numbers() {
     // 2x3 with 2 mines: the 1 at (0,0) sees (1,0),(0,1),(1,1) and holds one
     // of the mines; the other is in (0,2) or (1,2). Brute force: 3 x 2 = 6

@@ -7,8 +7,9 @@
 //! - [`probability`]: exact mine probabilities of every hidden cell
 //!   ([`analyze`]); [`outcome`]: the numbers a cell may show and the
 //!   analysis after each ([`outcomes`]) — the API other modes build on;
-//! - [`solver`]: the guess policy (lookahead, progress tie-breaks) and
-//!   [`endgame`], exhaustive search for the move most likely to win;
+//! - [`solver`]: the guess policy (lookahead, progress tie-breaks),
+//!   [`fifty`], forced 50/50s to guess at once, and [`endgame`], exhaustive
+//!   search for the move most likely to win;
 //! - [`play`]: a whole game; [`bench`]: seeded win-rate benchmarks;
 //! - [`reference`]: brute-force enumeration the engine is tested against.
 
@@ -18,6 +19,7 @@ pub mod board;
 mod count;
 pub mod deduce;
 pub mod endgame;
+pub mod fifty;
 mod frontier;
 pub mod game;
 pub mod grid;

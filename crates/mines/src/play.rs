@@ -44,15 +44,26 @@ pub fn play(
     board: Board,
     first: usize,
     solver: &Solver,
-    mut observe: impl FnMut(Event),
+    observe: impl FnMut(Event),
 ) -> Result<Record, SolveError> {
     let mut game = Game::new(board);
+    let mut opened = Vec::new();
+    game.reveal(first, &mut opened);
+    play_on(game, opened, solver, observe)
+}
+
+/// Plays on from a game in progress, where `opened` lists every cell
+/// revealed so far (the opening moves were someone else's).
+pub fn play_on(
+    mut game: Game,
+    mut opened: Vec<usize>,
+    solver: &Solver,
+    mut observe: impl FnMut(Event),
+) -> Result<Record, SolveError> {
     let mut record = Record::default();
     // The player's own view: the game's numbers plus the mines it proved.
     let mut view = game.view().clone();
-    let mut opened = Vec::new();
     let mut safe = Vec::new();
-    game.reveal(first, &mut opened);
     // Cells whose state changed since the deductions last stood still.
     let mut changed = opened.clone();
     while game.status() == Status::Playing {

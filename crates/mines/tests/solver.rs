@@ -1,5 +1,5 @@
-//! The two-reveal lookahead against a naive computation from brute-force
-//! counts over whole positions.
+//! The deep lookahead (two and three reveals) against a naive computation
+//! from brute-force counts over whole positions.
 
 mod common;
 
@@ -53,9 +53,13 @@ fn naive_score(pos: &Position, c: usize, depth: u32) -> f64 {
     (1.0 - p) * survive
 }
 
-/// Looks at every candidate at both depths.
-fn exhaustive() -> Solver {
+/// Looks at every candidate at every depth, `reveals` reveals deep, and
+/// leaves forced 50/50s to the lookahead (which does not know that their
+/// guess can never be avoided, so it may score them lower).
+fn exhaustive(reveals: usize) -> Solver {
     Solver::new(Config {
+        deep_reveals: reveals,
+        fifty_fifty: false,
         candidates: usize::MAX,
         tolerance: 1.0,
         deep_candidates: usize::MAX,
@@ -66,33 +70,57 @@ fn exhaustive() -> Solver {
     })
 }
 
+/// Checks the solver's score `reveals` reveals ahead against the naive tree
+/// for every guess in the position, and that its guess reaches the best.
+fn matches_the_naive_tree(pos: &Position, reveals: usize) -> Result<(), TestCaseError> {
+    let (cells, any_safe) = hidden_probabilities(pos);
+    if any_safe || cells.iter().all(|&(_, p)| p == 1.0) {
+        return Ok(()); // no guess to score
+    }
+    let analysis = analyze(pos).unwrap();
+    let solver = exhaustive(reveals);
+    let depth = reveals as u32 - 1;
+    let mut best = f64::NEG_INFINITY;
+    for &(c, p) in &cells {
+        if p == 1.0 {
+            continue;
+        }
+        let fast = solver
+            .reveal_score(pos, &analysis, c, reveals)
+            .unwrap()
+            .unwrap();
+        let naive = naive_score(pos, c, depth);
+        prop_assert!(
+            (fast - naive).abs() < 1e-9,
+            "cell {c}: fast {fast} naive {naive}\n{}",
+            pos.to_text()
+        );
+        // The guess policy's cut relies on this.
+        prop_assert!(naive <= naive_score(pos, c, depth - 1) + 1e-12);
+        best = best.max(naive);
+    }
+    // The guess, with its cuts, must reach the best score.
+    let guess = solver.guess(pos, &analysis).unwrap();
+    let chosen = naive_score(pos, guess.cell, depth);
+    prop_assert!(
+        (chosen - best).abs() < 1e-9,
+        "guess {} scores {chosen}, best {best}\n{}",
+        guess.cell,
+        pos.to_text()
+    );
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
     #[test]
     fn two_reveal_score_matches_the_naive_tree(seed in any::<u64>()) {
-        let pos = random_position(seed, 9, true);
-        let (cells, any_safe) = hidden_probabilities(&pos);
-        if any_safe || cells.iter().all(|&(_, p)| p == 1.0) {
-            return Ok(()); // no guess to score
-        }
-        let analysis = analyze(&pos).unwrap();
-        let solver = exhaustive();
-        let mut best = f64::NEG_INFINITY;
-        for &(c, p) in &cells {
-            if p == 1.0 {
-                continue;
-            }
-            let fast = solver.two_reveal_score(&pos, &analysis, c).unwrap().unwrap();
-            let naive = naive_score(&pos, c, 1);
-            prop_assert!((fast - naive).abs() < 1e-9, "cell {c}: fast {fast} naive {naive}\n{}", pos.to_text());
-            // The guess policy's cut relies on this.
-            prop_assert!(naive <= naive_score(&pos, c, 0) + 1e-12);
-            best = best.max(naive);
-        }
-        // The guess, with its cuts, must reach the best two-reveal score.
-        let guess = solver.guess(&pos, &analysis).unwrap();
-        let chosen = naive_score(&pos, guess.cell, 1);
-        prop_assert!((chosen - best).abs() < 1e-9, "guess {} scores {chosen}, best {best}\n{}", guess.cell, pos.to_text());
+        matches_the_naive_tree(&random_position(seed, 9, true), 2)?;
+    }
+
+    #[test]
+    fn three_reveal_score_matches_the_naive_tree(seed in any::<u64>()) {
+        matches_the_naive_tree(&random_position(seed, 9, true), 3)?;
     }
 }
