@@ -23,8 +23,8 @@ use crate::position::{Cell, Position};
 use crate::probability::{Analysis, analyze};
 
 /// Probability of ½ up to rounding.
-fn is_half(p: Option<f64>) -> bool {
-    p.is_some_and(|p| (p - 0.5).abs() < 1e-9)
+fn is_half(p: f64) -> bool {
+    (p - 0.5).abs() < 1e-9
 }
 
 /// A forced 50/50: the cells of `A ∪ B`, any of which is the guess.
@@ -47,7 +47,7 @@ pub fn forced_guess(pos: &Position, analysis: &Analysis) -> Result<Option<Forced
     let grid = pos.grid();
     let halves: Vec<usize> = analysis
         .hidden()
-        .filter(|&(_, p)| is_half(Some(p)))
+        .filter(|&(_, p)| is_half(p))
         .map(|(c, _)| c)
         .collect();
     for (k, &a) in halves.iter().enumerate() {
@@ -66,7 +66,7 @@ pub fn forced_guess(pos: &Position, analysis: &Analysis) -> Result<Option<Forced
         ) else {
             continue;
         };
-        let [ah, bh, ch, dh] = [a, b, c, d].map(|i| is_half(analysis.probability(i)));
+        let [ah, bh, ch, dh] = [a, b, c, d].map(|i| analysis.probability(i).is_some_and(is_half));
         if ah
             && bh
             && ch
