@@ -53,10 +53,10 @@ pub enum Command {
 enum Strength {
     /// Lowest mine probability, ties to likely openings; no lookahead.
     Fast,
-    /// Forced 50/50s first, lookahead on a few candidates and a small
-    /// endgame search.
+    /// Forced 50/50s first, one reveal of lookahead on up to 16 candidates,
+    /// and a small endgame search.
     Standard,
-    /// Wider lookahead, two reveals ahead on the closest candidates, and a
+    /// As standard, plus two reveals ahead on the closest candidates and a
     /// larger endgame search (slower).
     Strong,
 }

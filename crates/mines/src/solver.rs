@@ -9,9 +9,17 @@
 //! 3. Otherwise the candidates are the cells whose mine probability is within
 //!    `tolerance` of the lowest. Each is scored by looking one reveal ahead:
 //!    for every number it may show, the position is re-solved, and the score
-//!    is the probability of surviving this guess *and* the next one (a
-//!    position with a safe cell needs no next guess). Ties go to the cell
-//!    most likely to bring progress (a safe cell or an opening afterwards).
+//!    is the probability of surviving this guess *and* the next one. A
+//!    position with a safe cell needs no next guess, but with `leaf_clicks`
+//!    = 2 (standard and strong) one with a *single* safe cell is looked at
+//!    once more: that cell is revealed, and each number it may show that
+//!    leaves no safe cell counts as its best safety. A lone safe cell often
+//!    only leads to the next guess; counting it as settled favoured guesses
+//!    that merely postpone one. Paired runs of expert SFAR found this worth
+//!    +0.14 points with `standard` (100,000 games, z = 3.2) and +0.09 with
+//!    `strong` (40,000, z = 1.4); requiring three safe cells added nothing.
+//!    Ties go to the cell most likely to bring progress (a safe cell or an
+//!    opening afterwards).
 //! 4. Optionally (`deep_candidates > 0`, the strong setting), the best few
 //!    of those whose scores are within `deep_margin` of the best are scored
 //!    `deep_reveals` (default two) reveals ahead: where a number leaves no
@@ -28,7 +36,7 @@
 use crate::endgame;
 use crate::fifty;
 use crate::frontier::SolveError;
-use crate::outcome::outcomes;
+use crate::outcome::{Outcome, outcomes};
 use crate::position::{Cell, Position};
 use crate::probability::Analysis;
 use serde::{Deserialize, Serialize};
@@ -72,6 +80,13 @@ pub struct Config {
     /// Guess a forced 50/50 ([`crate::fifty`]) as soon as one appears.
     #[serde(default)]
     pub fifty_fifty: bool,
+    /// At the lookahead's leaves, a position with a safe cell counts as
+    /// settled only if it has at least this many (0 and 1 alike: any): with
+    /// fewer, its first safe cell is revealed, each number it may show is
+    /// worth its best safety if that leaves no safe cell, and otherwise the
+    /// same test applies with one click less. See [`Solver::guess`].
+    #[serde(default)]
+    pub leaf_clicks: usize,
 }
 
 impl Config {
@@ -89,14 +104,18 @@ impl Config {
             deep_margin: 0.0,
             fifty_fifty: false,
             deep_reveals: 2,
+            leaf_clicks: 1,
         }
     }
 
-    /// The default: lookahead on a few candidates, small endgame search.
+    /// The default: one reveal of lookahead on up to 16 candidates within
+    /// 0.1 of the safest (+0.10 points on expert SFAR over 6 within 0.05,
+    /// paired, 120,000 games, z = 2.6, at 60% of the speed), a small
+    /// endgame search.
     pub fn standard() -> Config {
         Config {
-            candidates: 6,
-            tolerance: 0.05,
+            candidates: 16,
+            tolerance: 0.1,
             endgame_limit: 64,
             endgame_budget: 20_000,
             progress_weight: 0.0,
@@ -106,11 +125,12 @@ impl Config {
             deep_margin: 0.0,
             fifty_fifty: true,
             deep_reveals: 2,
+            leaf_clicks: 2,
         }
     }
 
-    /// The strongest setting: wider lookahead, two reveals ahead on the
-    /// closest few candidates, a larger endgame search.
+    /// The strongest setting: as standard, plus two reveals ahead on the
+    /// closest few candidates and a larger endgame search.
     pub fn strong() -> Config {
         Config {
             candidates: 16,
@@ -124,6 +144,7 @@ impl Config {
             deep_margin: 0.01,
             fifty_fifty: true,
             deep_reveals: 2,
+            leaf_clicks: 2,
         }
     }
 }
@@ -270,7 +291,7 @@ impl Solver {
                     cfg.next_guess_factor * (1.0 - o.analysis.min_probability())
                 } else {
                     progress += o.probability;
-                    1.0
+                    self.settled_value(pos, cell, &o, cfg.leaf_clicks)?
                 };
                 survive += o.probability * next_safe;
             }
@@ -336,11 +357,45 @@ impl Solver {
                     None => return Ok(None),
                 }
             } else {
-                1.0
+                self.settled_value(pos, cell, &o, cfg.leaf_clicks)?
             };
             survive += o.probability * value;
         }
         Ok(Some((1.0 - p) * survive))
+    }
+
+    /// The lookahead's value of outcome `o` of revealing `cell` in `pos`,
+    /// which leaves a safe cell (or nothing but mines): the chance of
+    /// surviving the next `clicks` reveals when the safe cells come first,
+    /// one at a time.
+    fn settled_value(
+        &self,
+        pos: &Position,
+        cell: usize,
+        o: &Outcome,
+        clicks: usize,
+    ) -> Result<f64, SolveError> {
+        let safe = o.analysis.safe();
+        if safe.is_empty() || safe.len() >= clicks {
+            return Ok(1.0);
+        }
+        let mut next = pos.clone();
+        next.set(cell, Cell::Number(o.value));
+        let outs = match outcomes(&next, safe[0]) {
+            Ok(outs) => outs,
+            Err(SolveError::TooComplex { .. }) => return Ok(1.0),
+            Err(e) => return Err(e),
+        };
+        let mut value = 0.0;
+        for n in &outs {
+            let v = if needs_guess(&n.analysis) {
+                1.0 - n.analysis.min_probability()
+            } else {
+                self.settled_value(&next, safe[0], n, clicks - 1)?
+            };
+            value += n.probability * v;
+        }
+        Ok(value)
     }
 
     /// Hidden cells within the tolerance of the lowest probability, best

@@ -1,5 +1,6 @@
-//! The deep lookahead (two and three reveals) against a naive computation
-//! from brute-force counts over whole positions.
+//! The deep lookahead (two and three reveals, and leaves with too few safe
+//! cells looked at once more) against a naive computation from brute-force
+//! counts over whole positions.
 
 mod common;
 
@@ -21,8 +22,11 @@ fn hidden_probabilities(pos: &Position) -> (Vec<(usize, f64)>, bool) {
 
 /// Survival of a guess at `c` and of every later guess up to `depth` more,
 /// each chosen as the best over all non-mine hidden cells; a position with a
-/// safe cell counts as survived.
-fn naive_score(pos: &Position, c: usize, depth: u32) -> f64 {
+/// safe cell counts as survived if it has at least `clicks` of them; with
+/// fewer, its first safe cell is revealed and each number it may show is
+/// worth its best safety if that leaves no safe cell, or else the same with
+/// one click less.
+fn naive_score(pos: &Position, c: usize, depth: u32, clicks: usize) -> f64 {
     let brute = brute_force(pos);
     let p = brute.probability(c).unwrap();
     let safe_total: u64 = brute.number_counts[c].iter().sum();
@@ -39,13 +43,20 @@ fn naive_score(pos: &Position, c: usize, depth: u32) -> f64 {
             .filter(|&&(_, q)| q < 1.0)
             .map(|&(d, _)| d)
             .collect();
-        let value = if any_safe || open.is_empty() {
-            1.0 // a safe cell, or nothing left to reveal: the game is won
+        let safe: Vec<usize> = cells
+            .iter()
+            .filter(|&&(_, q)| q == 0.0)
+            .map(|&(d, _)| d)
+            .collect();
+        let value = if open.is_empty() || safe.len() >= clicks.max(1) {
+            1.0 // settled, or nothing left to reveal: the game is won
+        } else if any_safe {
+            naive_score(&next, safe[0], 0, clicks - 1)
         } else if depth == 0 {
             cells.iter().map(|&(_, q)| 1.0 - q).fold(0.0, f64::max)
         } else {
             open.iter()
-                .map(|&d| naive_score(&next, d, depth - 1))
+                .map(|&d| naive_score(&next, d, depth - 1, clicks))
                 .fold(0.0, f64::max)
         };
         survive += k as f64 / safe_total as f64 * value;
@@ -56,9 +67,10 @@ fn naive_score(pos: &Position, c: usize, depth: u32) -> f64 {
 /// Looks at every candidate at every depth, `reveals` reveals deep, and
 /// leaves forced 50/50s to the lookahead (which does not know that their
 /// guess can never be avoided, so it may score them lower).
-fn exhaustive(reveals: usize) -> Solver {
+fn exhaustive(reveals: usize, leaf_clicks: usize) -> Solver {
     Solver::new(Config {
         deep_reveals: reveals,
+        leaf_clicks,
         fifty_fifty: false,
         candidates: usize::MAX,
         tolerance: 1.0,
@@ -72,13 +84,17 @@ fn exhaustive(reveals: usize) -> Solver {
 
 /// Checks the solver's score `reveals` reveals ahead against the naive tree
 /// for every guess in the position, and that its guess reaches the best.
-fn matches_the_naive_tree(pos: &Position, reveals: usize) -> Result<(), TestCaseError> {
+fn matches_the_naive_tree(
+    pos: &Position,
+    reveals: usize,
+    clicks: usize,
+) -> Result<(), TestCaseError> {
     let (cells, any_safe) = hidden_probabilities(pos);
     if any_safe || cells.iter().all(|&(_, p)| p == 1.0) {
         return Ok(()); // no guess to score
     }
     let analysis = analyze(pos).unwrap();
-    let solver = exhaustive(reveals);
+    let solver = exhaustive(reveals, clicks);
     let depth = reveals as u32 - 1;
     let mut best = f64::NEG_INFINITY;
     for &(c, p) in &cells {
@@ -89,19 +105,19 @@ fn matches_the_naive_tree(pos: &Position, reveals: usize) -> Result<(), TestCase
             .reveal_score(pos, &analysis, c, reveals)
             .unwrap()
             .unwrap();
-        let naive = naive_score(pos, c, depth);
+        let naive = naive_score(pos, c, depth, clicks);
         prop_assert!(
             (fast - naive).abs() < 1e-9,
             "cell {c}: fast {fast} naive {naive}\n{}",
             pos.to_text()
         );
         // The guess policy's cut relies on this.
-        prop_assert!(naive <= naive_score(pos, c, depth - 1) + 1e-12);
+        prop_assert!(naive <= naive_score(pos, c, depth - 1, clicks) + 1e-12);
         best = best.max(naive);
     }
     // The guess, with its cuts, must reach the best score.
     let guess = solver.guess(pos, &analysis).unwrap();
-    let chosen = naive_score(pos, guess.cell, depth);
+    let chosen = naive_score(pos, guess.cell, depth, clicks);
     prop_assert!(
         (chosen - best).abs() < 1e-9,
         "guess {} scores {chosen}, best {best}\n{}",
@@ -116,11 +132,16 @@ proptest! {
 
     #[test]
     fn two_reveal_score_matches_the_naive_tree(seed in any::<u64>()) {
-        matches_the_naive_tree(&random_position(seed, 9, true), 2)?;
+        matches_the_naive_tree(&random_position(seed, 9, true), 2, 1)?;
+    }
+
+    #[test]
+    fn leaf_clicks_match_the_naive_tree(seed in any::<u64>(), clicks in 2usize..4) {
+        matches_the_naive_tree(&random_position(seed, 9, true), 2, clicks)?;
     }
 
     #[test]
     fn three_reveal_score_matches_the_naive_tree(seed in any::<u64>()) {
-        matches_the_naive_tree(&random_position(seed, 9, true), 3)?;
+        matches_the_naive_tree(&random_position(seed, 9, true), 3, 1)?;
     }
 }
