@@ -84,7 +84,7 @@ pub struct Config {
     /// settled only if it has at least this many (0 and 1 alike: any): with
     /// fewer, its first safe cell is revealed, each number it may show is
     /// worth its best safety if that leaves no safe cell, and otherwise the
-    /// same test applies with one click less. See [`Solver::guess`].
+    /// same test applies with one click less. Step 3 of the module notes says why.
     #[serde(default)]
     pub leaf_clicks: usize,
 }
