@@ -280,15 +280,13 @@ impl Solver {
             if (1.0 - p) * (1.0 + cfg.progress_weight) < best - slack {
                 break;
             }
-            let outs = match outcomes(pos, cell) {
-                Ok(outs) => outs,
-                Err(SolveError::TooComplex { .. }) => break,
-                Err(e) => return Err(e),
+            let Some(outs) = outcomes_within_limits(pos, cell)? else {
+                break;
             };
             let (mut survive, mut progress) = (0.0, 0.0);
             for o in outs {
                 let next_safe = if needs_guess(&o.analysis) {
-                    cfg.next_guess_factor * (1.0 - o.analysis.min_probability())
+                    self.guess_value(&o.analysis)
                 } else {
                     progress += o.probability;
                     self.settled_value(pos, cell, &o, cfg.leaf_clicks)?
@@ -332,10 +330,8 @@ impl Solver {
         reveals: usize,
     ) -> Result<Option<f64>, SolveError> {
         let cfg = &self.config;
-        let outs = match outcomes(pos, cell) {
-            Ok(outs) => outs,
-            Err(SolveError::TooComplex { .. }) => return Ok(None),
-            Err(e) => return Err(e),
+        let Some(outs) = outcomes_within_limits(pos, cell)? else {
+            return Ok(None);
         };
         let mut survive = 0.0;
         for o in outs {
@@ -381,21 +377,25 @@ impl Solver {
         }
         let mut next = pos.clone();
         next.set(cell, Cell::Number(o.value));
-        let outs = match outcomes(&next, safe[0]) {
-            Ok(outs) => outs,
-            Err(SolveError::TooComplex { .. }) => return Ok(1.0),
-            Err(e) => return Err(e),
+        let Some(outs) = outcomes_within_limits(&next, safe[0])? else {
+            return Ok(1.0);
         };
         let mut value = 0.0;
         for n in &outs {
             let v = if needs_guess(&n.analysis) {
-                1.0 - n.analysis.min_probability()
+                self.guess_value(&n.analysis)
             } else {
                 self.settled_value(&next, safe[0], n, clicks - 1)?
             };
             value += n.probability * v;
         }
         Ok(value)
+    }
+
+    /// The lookahead's value of a position that needs a guess: its best
+    /// safety, weighted by `next_guess_factor`.
+    fn guess_value(&self, analysis: &Analysis) -> f64 {
+        self.config.next_guess_factor * (1.0 - analysis.min_probability())
     }
 
     /// Hidden cells within the tolerance of the lowest probability, best
@@ -426,6 +426,15 @@ impl Solver {
                 .then(a.2.cmp(&b.2))
         });
         scored.into_iter().map(|(_, _, i)| i).collect()
+    }
+}
+
+/// [`outcomes`], or `None` when the position is too big to look ahead.
+fn outcomes_within_limits(pos: &Position, cell: usize) -> Result<Option<Vec<Outcome>>, SolveError> {
+    match outcomes(pos, cell) {
+        Ok(outs) => Ok(Some(outs)),
+        Err(SolveError::TooComplex { .. }) => Ok(None),
+        Err(e) => Err(e),
     }
 }
 
