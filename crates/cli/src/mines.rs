@@ -53,7 +53,8 @@ pub enum Command {
 enum Strength {
     /// Lowest mine probability, ties to likely openings; no lookahead.
     Fast,
-    /// Forced 50/50s first, one reveal of lookahead on up to 16 candidates,
+    /// Forced 50/50s first, one reveal of lookahead on up to 16 candidates
+    /// (frontier cells and the one outside cell likeliest to open an area),
     /// and a small endgame search.
     Standard,
     /// As standard, plus two reveals ahead on the closest candidates and a

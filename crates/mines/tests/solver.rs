@@ -78,6 +78,7 @@ fn exhaustive(reveals: usize, leaf_clicks: usize) -> Solver {
         deep_inner: usize::MAX,
         deep_margin: 1.0,
         endgame_limit: 0,
+        outside_candidates: 0,
         ..Config::standard()
     })
 }
@@ -127,6 +128,39 @@ fn matches_the_naive_tree(
     Ok(())
 }
 
+/// With a single candidate away from the frontier, the guess still scores at
+/// least as well as every frontier cell: the limit drops only outside cells.
+fn keeps_every_frontier_cell(pos: &Position) -> Result<(), TestCaseError> {
+    let (cells, any_safe) = hidden_probabilities(pos);
+    if any_safe || cells.iter().all(|&(_, p)| p == 1.0) {
+        return Ok(());
+    }
+    let grid = pos.grid();
+    let on_frontier = |c: usize| {
+        grid.neighbours(c)
+            .any(|n| matches!(pos.cell(n), Cell::Number(_)))
+    };
+    let best_frontier = cells
+        .iter()
+        .filter(|&&(c, p)| p < 1.0 && on_frontier(c))
+        .map(|&(c, _)| naive_score(pos, c, 1, 1))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let solver = Solver::new(Config {
+        outside_candidates: 1,
+        ..exhaustive(2, 1).config
+    });
+    let analysis = analyze(pos).unwrap();
+    let guess = solver.guess(pos, &analysis).unwrap();
+    let chosen = naive_score(pos, guess.cell, 1, 1);
+    prop_assert!(
+        chosen >= best_frontier - 1e-9,
+        "guess {} scores {chosen}, best frontier cell {best_frontier}\n{}",
+        guess.cell,
+        pos.to_text()
+    );
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
@@ -138,6 +172,11 @@ proptest! {
     #[test]
     fn leaf_clicks_match_the_naive_tree(seed in any::<u64>(), clicks in 2usize..4) {
         matches_the_naive_tree(&random_position(seed, 9, true), 2, clicks)?;
+    }
+
+    #[test]
+    fn one_outside_candidate_keeps_every_frontier_cell(seed in any::<u64>()) {
+        keeps_every_frontier_cell(&random_position(seed, 9, true))?;
     }
 
     #[test]
