@@ -86,6 +86,14 @@ impl Position {
         self.cells[i] == Cell::Hidden
     }
 
+    /// Whether cell `i` is next to a revealed number (on the frontier, if
+    /// hidden).
+    pub fn borders_number(&self, i: usize) -> bool {
+        self.grid
+            .neighbours(i)
+            .any(|n| matches!(self.cells[n], Cell::Number(_)))
+    }
+
     /// Known mines on the board.
     pub fn known_mines(&self) -> usize {
         self.cells.iter().filter(|&&c| c == Cell::Mine).count()

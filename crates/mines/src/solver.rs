@@ -453,9 +453,7 @@ impl Solver {
             .into_iter()
             .map(|(_, _, i)| i)
             .filter(|&i| {
-                let frontier = grid
-                    .neighbours(i)
-                    .any(|n| matches!(pos.cell(n), Cell::Number(_)));
+                let frontier = pos.borders_number(i);
                 outside += usize::from(!frontier);
                 frontier || outside <= limit
             })

@@ -135,14 +135,9 @@ fn keeps_every_frontier_cell(pos: &Position) -> Result<(), TestCaseError> {
     if any_safe || cells.iter().all(|&(_, p)| p == 1.0) {
         return Ok(());
     }
-    let grid = pos.grid();
-    let on_frontier = |c: usize| {
-        grid.neighbours(c)
-            .any(|n| matches!(pos.cell(n), Cell::Number(_)))
-    };
     let best_frontier = cells
         .iter()
-        .filter(|&&(c, p)| p < 1.0 && on_frontier(c))
+        .filter(|&&(c, p)| p < 1.0 && pos.borders_number(c))
         .map(|&(c, _)| naive_score(pos, c, 1, 1))
         .fold(f64::NEG_INFINITY, f64::max);
     let solver = Solver::new(Config {
