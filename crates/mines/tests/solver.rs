@@ -130,6 +130,10 @@ fn matches_the_naive_tree(
 
 /// With a single candidate away from the frontier, the guess still scores at
 /// least as well as every frontier cell: the limit drops only outside cells.
+/// One reveal ahead, where the score has no inner guess: two reveals ahead
+/// the limit also applies to the next guess, so a frontier cell's score may
+/// fall below the naive tree's and another guess win (seed in the
+/// regressions file).
 fn keeps_every_frontier_cell(pos: &Position) -> Result<(), TestCaseError> {
     let (cells, any_safe) = hidden_probabilities(pos);
     if any_safe || cells.iter().all(|&(_, p)| p == 1.0) {
@@ -138,15 +142,16 @@ fn keeps_every_frontier_cell(pos: &Position) -> Result<(), TestCaseError> {
     let best_frontier = cells
         .iter()
         .filter(|&&(c, p)| p < 1.0 && pos.borders_number(c))
-        .map(|&(c, _)| naive_score(pos, c, 1, 1))
+        .map(|&(c, _)| naive_score(pos, c, 0, 1))
         .fold(f64::NEG_INFINITY, f64::max);
     let solver = Solver::new(Config {
         outside_candidates: 1,
+        deep_candidates: 0,
         ..exhaustive(2, 1).config
     });
     let analysis = analyze(pos).unwrap();
     let guess = solver.guess(pos, &analysis).unwrap();
-    let chosen = naive_score(pos, guess.cell, 1, 1);
+    let chosen = naive_score(pos, guess.cell, 0, 1);
     prop_assert!(
         chosen >= best_frontier - 1e-9,
         "guess {} scores {chosen}, best frontier cell {best_frontier}\n{}",
