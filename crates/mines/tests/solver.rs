@@ -79,6 +79,7 @@ fn exhaustive(reveals: usize, leaf_clicks: usize) -> Solver {
         deep_margin: 1.0,
         endgame_limit: 0,
         outside_candidates: 0,
+        skip_dead: false,
         ..Config::standard()
     })
 }
@@ -161,6 +162,48 @@ fn keeps_every_frontier_cell(pos: &Position) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// With `skip_dead`, the one-reveal guess is the best-scoring cell that may
+/// show more than one number, and a dead cell only when every cell that may
+/// be safe is dead.
+fn passes_over_dead_cells(pos: &Position) -> Result<(), TestCaseError> {
+    let (cells, any_safe) = hidden_probabilities(pos);
+    if any_safe || cells.iter().all(|&(_, p)| p == 1.0) {
+        return Ok(());
+    }
+    let brute = brute_force(pos);
+    let dead = |c: usize| brute.number_counts[c].iter().filter(|&&k| k > 0).count() == 1;
+    let open: Vec<usize> = cells
+        .iter()
+        .filter(|&&(_, p)| p < 1.0)
+        .map(|&(c, _)| c)
+        .collect();
+    let live: Vec<usize> = open.iter().copied().filter(|&c| !dead(c)).collect();
+    let solver = Solver::new(Config {
+        deep_candidates: 0,
+        skip_dead: true,
+        ..exhaustive(2, 1).config
+    });
+    let analysis = analyze(pos).unwrap();
+    let guess = solver.guess(pos, &analysis).unwrap().cell;
+    let pool = if live.is_empty() { &open } else { &live };
+    let best = pool
+        .iter()
+        .map(|&c| naive_score(pos, c, 0, 1))
+        .fold(f64::NEG_INFINITY, f64::max);
+    prop_assert!(
+        pool.contains(&guess),
+        "guess {guess} is dead, live cells {live:?}\n{}",
+        pos.to_text()
+    );
+    let chosen = naive_score(pos, guess, 0, 1);
+    prop_assert!(
+        (chosen - best).abs() < 1e-9,
+        "guess {guess} scores {chosen}, best {best}\n{}",
+        pos.to_text()
+    );
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
@@ -177,6 +220,11 @@ proptest! {
     #[test]
     fn one_outside_candidate_keeps_every_frontier_cell(seed in any::<u64>()) {
         keeps_every_frontier_cell(&random_position(seed, 9, true))?;
+    }
+
+    #[test]
+    fn dead_cells_are_guessed_last(seed in any::<u64>()) {
+        passes_over_dead_cells(&random_position(seed, 9, true))?;
     }
 
     #[test]
