@@ -1,37 +1,16 @@
 //! Paired comparison of two solver settings on the same layouts:
 //! `cargo run --release --example compare -- LEVEL RULE GAMES SEED A B`
 //! where A and B are `fast`, `standard`, `strong`, optionally followed by
-//! `,key=value,...` over the fields of `Config` (e.g.
-//! `strong,deep_candidates=4`); without a preset name the keys start from
-//! `standard`.
+//! `,key=value,...` over the fields of `Config` (see `common::config`).
+
+mod common;
 
 use arcade_core::progress::Progress;
 use arcade_core::runner::run_episodes;
 use arcade_mines::play::play;
 use arcade_mines::{Board, Config, Level, Rule, Solver};
+use common::config;
 use std::time::Instant;
-
-fn config(spec: &str) -> Config {
-    let preset = |name: &str| match name {
-        "fast" => Some(Config::fast()),
-        "standard" => Some(Config::standard()),
-        "strong" => Some(Config::strong()),
-        _ => None,
-    };
-    let mut parts = spec.split(',').peekable();
-    let base = parts.peek().and_then(|p| preset(p));
-    if base.is_some() {
-        parts.next();
-    }
-    let mut v = serde_json::to_value(base.unwrap_or_else(Config::standard)).unwrap();
-    for kv in parts {
-        let (k, val) = kv.split_once('=').expect("key=value");
-        let num: serde_json::Value = serde_json::from_str(val).expect("a number");
-        assert!(v.get(k).is_some(), "unknown key {k}");
-        v[k] = num;
-    }
-    serde_json::from_value(v).unwrap()
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
