@@ -2,23 +2,22 @@
 //! every candidate cell is played on the same layouts (those whose corner
 //! shows `V`), then the solver plays on; the win rates are paired.
 //! `cargo run --release --example opening -- V GAMES SEED SOLVER X,Y X,Y ...`
+//! where SOLVER is a setting as in `compare`.
+
+mod common;
 
 use arcade_core::progress::Progress;
 use arcade_core::runner::run_episodes;
 use arcade_mines::game::{Game, Status};
 use arcade_mines::play::play_on;
-use arcade_mines::{Board, Config, Level, Rule, Solver};
+use arcade_mines::{Board, Level, Rule, Solver};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let value: u8 = args[0].parse().unwrap();
     let games: usize = args[1].parse().unwrap();
     let seed: u64 = args[2].parse().unwrap();
-    let solver = Solver::new(match args[3].as_str() {
-        "fast" => Config::fast(),
-        "standard" => Config::standard(),
-        _ => Config::strong(),
-    });
+    let solver = Solver::new(common::config(&args[3]));
     let level = Level::EXPERT;
     let grid = level.grid();
     let cells: Vec<usize> = args[4..]
