@@ -21,7 +21,8 @@ pub fn config(spec: &str) -> Config {
     let mut v = serde_json::to_value(base.unwrap_or_else(Config::standard)).unwrap();
     for kv in parts {
         let (k, val) = kv.split_once('=').expect("key=value");
-        let num: serde_json::Value = serde_json::from_str(val).expect("a number");
+        let num: serde_json::Value =
+            serde_json::from_str(val).expect("a value: a number, true or false");
         assert!(v.get(k).is_some(), "unknown key {k}");
         v[k] = num;
     }
