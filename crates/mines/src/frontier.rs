@@ -32,9 +32,7 @@ pub enum SolveError {
     },
     #[error("contradiction: no arrangement of mines satisfies the numbers around ({x},{y})")]
     Unsatisfiable { x: usize, y: usize },
-    #[error(
-        "contradiction: the numbers need {min} to {max} more mines next to them, but {left} mines remain for them and the {rest} other hidden cells"
-    )]
+    #[error("{}", mine_count_message(*min, *max, *left, *rest))]
     MineCount {
         min: usize,
         max: usize,
@@ -47,6 +45,39 @@ pub enum SolveError {
         "position too complex: a group of connected numbers around ({x},{y}) would need more than {limit} partial solutions"
     )]
     TooComplex { x: usize, y: usize, limit: usize },
+}
+
+/// The message of [`SolveError::MineCount`]: which way the total is wrong.
+fn mine_count_message(min: usize, max: usize, left: usize, rest: usize) -> String {
+    let plural = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    let mines = |n| plural(n, "mine", "mines");
+    let cells = |n| plural(n, "other hidden cell", "other hidden cells");
+    if left < min {
+        format!(
+            "contradiction: the numbers need at least {} next to them, but the board has only {} left",
+            mines(min),
+            mines(left)
+        )
+    } else if left > max + rest {
+        format!(
+            "contradiction: the board has {} left, but the numbers take at most {max} and only {} remain",
+            mines(left),
+            cells(rest)
+        )
+    } else {
+        // The counts the numbers allow have gaps, and each misses.
+        format!(
+            "contradiction: the board has {} left, but none of the counts the numbers allow (some between {min} and {max}) leaves a number the {} can hold",
+            mines(left),
+            cells(rest)
+        )
+    }
 }
 
 /// Up to 8 indices without allocation: a group has at most 8 cells (the
@@ -298,6 +329,20 @@ impl Frontier {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mine_count_message_says_which_way_the_total_is_wrong() {
+        let too_few = mine_count_message(3, 5, 1, 0);
+        assert!(too_few.contains("need at least 3 mines"), "{too_few}");
+        assert!(too_few.contains("only 1 mine left"), "{too_few}");
+        let too_many = mine_count_message(0, 2, 4, 1);
+        assert!(too_many.contains("4 mines left"), "{too_many}");
+        assert!(too_many.contains("at most 2 and only 1 other hidden cell remain"));
+        // Counts 1 and 4 allowed, 2 left, no other cell: inside the range, in a gap.
+        let gap = mine_count_message(1, 4, 2, 0);
+        assert!(gap.contains("none of the counts"), "{gap}");
+        assert!(gap.contains("between 1 and 4"), "{gap}");
+    }
 
     fn frontier(text: &str) -> Result<Frontier, SolveError> {
         Frontier::build(&Position::parse(text).unwrap())

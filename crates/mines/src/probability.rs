@@ -419,5 +419,26 @@ mod tests {
         assert!(e.is_ok());
         let e = analyze(&Position::parse("6 1 1\n.1..1.\n").unwrap()).unwrap_err();
         assert!(matches!(e, SolveError::MineCount { min: 2, .. }), "{e}");
+        assert!(e.to_string().contains("need at least 2 mines"), "{e}");
+        assert!(e.to_string().contains("only 1 mine left"), "{e}");
+        // Too many: two mines left, the 1 takes one, no other cell holds the second.
+        let e = analyze(&Position::parse("2 1 2\n1.\n").unwrap()).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                SolveError::MineCount {
+                    max: 1,
+                    left: 2,
+                    rest: 0,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert!(
+            e.to_string()
+                .contains("at most 1 and only 0 other hidden cells"),
+            "{e}"
+        );
     }
 }
