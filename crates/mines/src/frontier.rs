@@ -337,7 +337,10 @@ mod tests {
         assert!(too_few.contains("only 1 mine left"), "{too_few}");
         let too_many = mine_count_message(0, 2, 4, 1);
         assert!(too_many.contains("4 mines left"), "{too_many}");
-        assert!(too_many.contains("at most 2 and only 1 other hidden cell remain"));
+        assert!(
+            too_many.contains("at most 2 and only 1 other hidden cell remain"),
+            "{too_many}"
+        );
         // Counts 1 and 4 allowed, 2 left, no other cell: inside the range, in a gap.
         let gap = mine_count_message(1, 4, 2, 0);
         assert!(gap.contains("none of the counts"), "{gap}");
