@@ -96,7 +96,7 @@ fn arena(args: &BattleArgs, rules: Rules, a: Ai, b: Ai) -> Result<()> {
         seed: args.seed,
     };
     let progress = Progress::new(args.games as u64, "games", args.run.quiet || args.json);
-    let report = with_threads(args.run.threads, || run_match(&cfg, &progress));
+    let report = with_threads(args.run.threads(), || run_match(&cfg, &progress));
     progress.finish();
     let report = report.map_err(|e| anyhow!("an AI failed: {e}"))?;
     if args.json {

@@ -1,7 +1,9 @@
 //! Exit statuses: 0 success, 1 failure while running, 2 bad input (bad
 //! arguments, unknown names, malformed files) — the same split as clap's own.
+//! Every error is one line on stderr.
 
 use std::fmt;
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Marks an error as the user's input being wrong (exit status 2).
@@ -21,9 +23,13 @@ pub fn bad_input(e: impl Into<anyhow::Error>) -> anyhow::Error {
     anyhow::Error::new(BadInput(e.into()))
 }
 
+/// Longest error line printed; longer ones (say, an echoed 10 MB token) are
+/// cut with a note.
+const MAX_ERROR_CHARS: usize = 500;
+
 /// Prints `error: …` on one line and picks the exit status.
 pub fn report(e: &anyhow::Error) -> ExitCode {
-    eprintln!("error: {e:#}");
+    eprint_line(&format!("error: {}", one_line(&format!("{e:#}"))));
     if e.downcast_ref::<BadInput>().is_some() {
         ExitCode::from(2)
     } else {
@@ -31,8 +37,40 @@ pub fn report(e: &anyhow::Error) -> ExitCode {
     }
 }
 
+/// Writes a line to stderr, ignoring failure (there is nowhere left to say it).
+fn eprint_line(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+/// Folds a message onto one line: line breaks become "; ", other control
+/// characters (a terminal escape echoed from input) are shown escaped, and
+/// the whole is cut at [`MAX_ERROR_CHARS`].
+pub fn one_line(text: &str) -> String {
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let joined = parts.join("; ");
+    let mut out = String::new();
+    for (count, c) in joined.chars().enumerate() {
+        if count == MAX_ERROR_CHARS {
+            let more = joined.chars().count() - count;
+            out.push_str(&format!("… ({more} more characters)"));
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Help and version go to stdout with status 0; argument errors print clap's
-/// first line (which names the argument and what was expected) and exit 2.
+/// message on one line (naming every missing argument, keeping its tip but
+/// not the usage block) and exit 2.
 pub fn clap_error(e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind::*;
     match e.kind() {
@@ -45,17 +83,65 @@ pub fn clap_error(e: clap::Error) -> ExitCode {
             })
         }
         _ => {
-            let text = e.render().to_string();
-            let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-            let first = lines.next().unwrap_or("error: bad arguments");
-            // Keep clap's suggestion ("tip: a similar argument exists") but not
-            // the usage block.
-            let tip = lines.find(|l| l.trim_start().starts_with("tip:"));
-            eprintln!("{first}");
-            if let Some(tip) = tip {
-                eprintln!("{}", tip.trim_start());
-            }
+            eprint_line(&clap_line(&e.render().to_string()));
             ExitCode::from(2)
         }
+    }
+}
+
+/// clap's rendered error on one line: the message up to the usage block,
+/// then its tip in parentheses.
+fn clap_line(rendered: &str) -> String {
+    let mut message = Vec::new();
+    let mut tip = None;
+    for line in rendered.lines().map(str::trim) {
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        if let Some(t) = line.strip_prefix("tip:") {
+            tip = Some(t.trim());
+        } else if !line.is_empty() {
+            message.push(line);
+        }
+    }
+    let mut text = message.join(" ");
+    if text.is_empty() {
+        text = "error: bad arguments".into();
+    }
+    if let Some(t) = tip {
+        text = format!("{text} (tip: {t})");
+    }
+    one_line(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_arguments_are_named_on_one_line() {
+        let rendered = "error: the following required arguments were not provided:\n  --window <K>\n  --input <FILE>\n\nUsage: arcade median --window <K>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            clap_line(rendered),
+            "error: the following required arguments were not provided: --window <K> --input <FILE>"
+        );
+    }
+
+    #[test]
+    fn tips_are_kept_on_the_same_line() {
+        let rendered = "error: unexpected argument '--jsn' found\n\n  tip: a similar argument exists: '--json'\n\nUsage: arcade tetris play [OPTIONS]\n";
+        assert_eq!(
+            clap_line(rendered),
+            "error: unexpected argument '--jsn' found (tip: a similar argument exists: '--json')"
+        );
+    }
+
+    #[test]
+    fn messages_are_folded_escaped_and_cut() {
+        assert_eq!(one_line("a\nb\r\n\nc"), "a; b; c");
+        assert_eq!(one_line("bad \x1b[31mred"), "bad \\u{1b}[31mred");
+        let long = one_line(&"x".repeat(10_000));
+        assert!(long.starts_with(&"x".repeat(MAX_ERROR_CHARS)));
+        assert!(long.ends_with("… (9500 more characters)"), "{long}");
     }
 }

@@ -362,7 +362,7 @@ fn train_cmd(a: TrainArgs) -> Result<()> {
         "training {:?} with {} on {} thread(s), {}; policy → {}",
         config.sizes,
         config.method.as_str(),
-        a.run.threads.unwrap_or_else(rayon_threads),
+        a.run.threads().unwrap_or_else(rayon_threads),
         match config.iterations {
             Some(n) => format!("{n} iterations"),
             None => format!("{} minutes", a.minutes),
@@ -371,7 +371,7 @@ fn train_cmd(a: TrainArgs) -> Result<()> {
     ));
     let mut write_error = None;
     let mut last_line = Instant::now();
-    let trained = with_threads(a.run.threads, || {
+    let trained = with_threads(a.run.threads(), || {
         train::train(&config, &progress, |event| match event {
             Event::Improved { mlp, report } => {
                 let about = json!({
@@ -477,8 +477,8 @@ fn eval_cmd(a: EvalArgs) -> Result<()> {
         return Err(bad_input(anyhow!("--max-pipes must be at least 1")));
     }
     let progress = Progress::new(a.episodes as u64, "episodes", a.run.quiet || a.json);
-    let threads = a.run.threads.unwrap_or_else(rayon_threads);
-    let report = with_threads(a.run.threads, || {
+    let threads = a.run.threads().unwrap_or_else(rayon_threads);
+    let report = with_threads(a.run.threads(), || {
         evaluate(&agent, a.episodes, a.seed, Some(a.max_pipes), &progress)
     });
     progress.finish();

@@ -290,7 +290,7 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
         let round_start = Instant::now();
         let beam = search.config.beam;
         progress.reset(search.config.pieces as u64, &format!("beam {beam}"));
-        with_threads(a.run.threads, || {
+        with_threads(a.run.threads(), || {
             search.run(&rules, &progress, a.checkpoint_every, |s| {
                 match &a.checkpoint {
                     Some(path) => s.save(path),
@@ -413,7 +413,7 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
             per_gen,
             &format!("gen {}/{}", run.history.len() + 1, run.generations),
         );
-        let g = with_threads(a.run.threads, || run.step(&rules, &progress));
+        let g = with_threads(a.run.threads(), || run.step(&rules, &progress));
         run.save(&checkpoint)?;
         let (best, _) = run.best();
         std::fs::write(&a.out, serde_json::to_string_pretty(&best)? + "\n")

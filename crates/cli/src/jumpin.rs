@@ -49,7 +49,7 @@ pub enum Command {
     /// Time the solver on a list of challenges (`<code> <number> <minimum>`
     /// per line) and check every answer against the listed minimum.
     ///
-    /// Example: arcade jumpin bench ../shared/data/jumpin/challenges.txt
+    /// Example: arcade jumpin bench data/jumpin/challenges.txt
     Bench(BenchArgs),
 }
 
@@ -259,7 +259,7 @@ fn hardest_cmd(a: HardestArgs) -> Result<()> {
     let pieces = a.pieces.pieces()?;
     let progress = Progress::new(0, "layouts", a.run.quiet || a.json);
     let start = Instant::now();
-    let report = with_threads(a.run.threads, || hardest(pieces, a.top, &progress));
+    let report = with_threads(a.run.threads(), || hardest(pieces, a.top, &progress));
     let seconds = start.elapsed().as_secs_f64();
     progress.finish();
     if a.json {
@@ -332,7 +332,7 @@ fn generate_cmd(a: GenerateArgs) -> Result<()> {
     let pieces = a.pieces.pieces()?;
     let progress = Progress::new(0, "components", a.run.quiet || a.json);
     let start = Instant::now();
-    let generated = with_threads(a.run.threads, || {
+    let generated = with_threads(a.run.threads(), || {
         generate(pieces, a.moves, a.seed, &progress)
     });
     progress.finish();

@@ -9,13 +9,14 @@ mod geek;
 mod jumpin;
 mod median;
 mod mines;
+mod output;
 mod run_options;
 mod sketch;
 mod tetris;
 mod tiles;
 mod watch;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -66,7 +67,10 @@ enum Game {
 
 fn main() -> ExitCode {
     die_quietly_on_closed_pipe();
-    let cli = match Cli::try_parse() {
+    let cli = match command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(cli) => cli,
         Err(e) => return exit::clap_error(e),
     };
@@ -84,6 +88,23 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => exit::report(&e),
     }
+}
+
+/// The command line, with every option that takes a value accepting a
+/// negative number (`--azimuth -0.8`; `--seed -1` is then "invalid value",
+/// not "unexpected argument").
+fn command() -> clap::Command {
+    fn negative_numbers(cmd: clap::Command) -> clap::Command {
+        cmd.mut_args(|a| {
+            if a.get_action().takes_values() {
+                a.allow_negative_numbers(true)
+            } else {
+                a
+            }
+        })
+        .mut_subcommands(negative_numbers)
+    }
+    negative_numbers(Cli::command())
 }
 
 /// Restores the default action of SIGPIPE (end the process), which Rust's

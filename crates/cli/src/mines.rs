@@ -379,7 +379,7 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
     };
     Board::generate(cfg.level, cfg.rule, cfg.first, 0).map_err(bad_input)?;
     let progress = Progress::new(a.games as u64, "games", a.run.quiet || a.json);
-    let report = with_threads(a.run.threads, || bench::run(&cfg, &progress));
+    let report = with_threads(a.run.threads(), || bench::run(&cfg, &progress));
     progress.finish();
     let report = report?;
     if a.json {

@@ -1,14 +1,99 @@
-//! Options every long, parallel run takes.
+//! Options every long, parallel run takes, and the value parsers that keep
+//! numeric options in range (so an absurd value is a one-line error at parse
+//! time, never an allocation failure or a panic later).
 
 use clap::Args;
 
-/// How a long run uses the machine and the terminal.
-#[derive(Args)]
+/// How a long run uses the machine.
+#[derive(Args, Clone, Copy, Debug, Default)]
 pub struct RunOptions {
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
+    /// Worker threads [default: all cores; at most 4 per core are started,
+    /// and results do not depend on the number].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub threads: Option<u32>,
     /// No progress display.
+    // Transitional: moves to `OutputArgs` as each command adopts it.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+impl RunOptions {
+    /// The thread request as the library takes it.
+    pub fn threads(&self) -> Option<usize> {
+        self.threads.map(|n| n as usize)
+    }
+
+    /// Runs `work` on a pool of the requested size (capped by the library).
+    pub fn install<R: Send>(&self, work: impl FnOnce() -> R + Send) -> R {
+        arcade_core::runner::with_threads(self.threads(), work)
+    }
+}
+
+/// Most games, episodes or levels one command plays: results stream into
+/// their statistics, so this bounds time, not memory.
+pub const MAX_COUNT: u64 = 1_000_000_000_000;
+
+/// A count option (games, episodes, levels, passes) from 1 to [`MAX_COUNT`].
+pub fn count(s: &str) -> Result<u64, String> {
+    let n: u64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a whole number from 1 to {MAX_COUNT}"))?;
+    if n == 0 || n > MAX_COUNT {
+        return Err(format!("expected a whole number from 1 to {MAX_COUNT}"));
+    }
+    Ok(n)
+}
+
+/// Longest time budget accepted: a year.
+pub const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// A time budget in seconds: finite, above 0, at most [`MAX_SECONDS`].
+pub fn seconds(s: &str) -> Result<f64, String> {
+    let x: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| "expected a number of seconds such as 10 or 0.5".to_string())?;
+    if !(x.is_finite() && x > 0.0 && x <= MAX_SECONDS) {
+        return Err(format!(
+            "expected a number of seconds above 0 and at most {MAX_SECONDS} (a year)"
+        ));
+    }
+    Ok(x)
+}
+
+/// A finite number (rejects nan and inf, which no option means).
+pub fn finite(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        _ => Err("expected a finite number".to_string()),
+    }
+}
+
+/// A probability or share, from 0 to 1.
+pub fn unit(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err("expected a number from 0 to 1".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parsers_reject_what_no_option_means() {
+        assert_eq!(count("12"), Ok(12));
+        for bad in ["0", "-1", "4294967296000000", "18446744073709551615", "x"] {
+            assert!(count(bad).is_err(), "{bad}");
+        }
+        assert_eq!(seconds("0.5"), Ok(0.5));
+        for bad in ["nan", "inf", "-1", "0", "1e20", "1e308"] {
+            assert!(seconds(bad).is_err(), "{bad}");
+        }
+        assert!(finite("nan").is_err() && finite("-inf").is_err());
+        assert_eq!(finite("-0.8"), Ok(-0.8));
+        assert!(unit("1.5").is_err() && unit("nan").is_err());
+    }
 }

@@ -333,7 +333,7 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
         randomizer: a.pieces.into(),
     };
     let progress = Progress::new(a.games as u64, "games", a.run.quiet || a.json);
-    let report = with_threads(a.run.threads, || {
+    let report = with_threads(a.run.threads(), || {
         bench::run(&Rules::classic(), &weights, &cfg, &progress)
     });
     progress.finish();
@@ -466,7 +466,7 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
             per_gen,
             &format!("gen {}/{}", run.history.len() + 1, run.generations),
         );
-        let g = with_threads(a.run.threads, || run.step(&rules, &progress));
+        let g = with_threads(a.run.threads(), || run.step(&rules, &progress));
         run.save(&checkpoint_path)?;
         write_weights(&run, &name, &a.out)?;
         progress.println(format!(

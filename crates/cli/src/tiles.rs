@@ -28,7 +28,7 @@ pub enum Command {
     /// the file's order (for captures: layers in increasing order, blocks in
     /// file order). "Unsolvable" is an answer (exit 0).
     ///
-    /// Example: arcade tiles solve ../shared/data/sheep/capture-level-90031.json
+    /// Example: arcade tiles solve data/sheep/capture-level-90031.json
     Solve(SolveArgs),
     /// Replay a click sequence and say whether it is legal and wins.
     ///

@@ -1,8 +1,7 @@
 //! End-to-end checks of `arcade mines battle`: JSON keys and counts, human
 //! play driven through stdin, and one-line errors with exit status 2.
 
-mod common;
-use common::{arcade, arcade_with_input, stderr, stdout};
+use crate::common::{arcade, arcade_with_input, stderr, stdout};
 
 #[test]
 fn json_report_has_the_promised_keys() {

@@ -1,8 +1,7 @@
 //! End-to-end checks of the `arcade` binary: exit statuses, one-line errors,
 //! JSON keys, and that tuned weights load back as an AI.
 
-mod common;
-use common::{arcade, assert_bad_input, json, stderr, temp_dir};
+use crate::common::{arcade, assert_bad_input, json, stderr, temp_dir};
 
 #[test]
 fn malformed_board_unknown_ai_and_weights_typo_exit_2_with_one_line() {
@@ -160,4 +159,39 @@ fn a_closed_pipe_ends_the_output_quietly() {
     const SIGPIPE: i32 = 13;
     assert_eq!(o.status.signal(), Some(SIGPIPE), "{:?}", o.status);
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+}
+
+/// A missing required option is named (clap's own message spans lines and
+/// used to be cut to its first one).
+#[test]
+fn a_missing_required_argument_is_named_on_one_line() {
+    assert_bad_input(&["median"], "--window");
+    assert_bad_input(&["tiles", "solve"], "<LEVEL>");
+}
+
+/// A negative number is an invalid value for an unsigned option, not an
+/// unknown argument.
+#[test]
+fn negative_numbers_are_invalid_values_not_unknown_arguments() {
+    assert_bad_input(
+        &["tetris", "play", "--ai", "bcts", "--seed", "-1"],
+        "invalid value '-1' for '--seed",
+    );
+}
+
+/// `--threads` far above the cores is capped (the run neither takes seconds
+/// to start its threads nor panics building the pool).
+#[test]
+fn absurd_thread_counts_are_capped_or_rejected() {
+    let start = std::time::Instant::now();
+    let v = json(&arcade(&[
+        "tetris", "bench", "--ai", "bcts", "--board", "6x6", "--games", "4", "--threads",
+        "10000", "--json",
+    ]));
+    assert!(v["threads"].as_u64().unwrap() <= 4 * std::thread::available_parallelism().map_or(1, |n| n.get() as u64));
+    assert!(start.elapsed().as_secs() < 10, "took {:?}", start.elapsed());
+    assert_bad_input(
+        &["tetris", "bench", "--ai", "bcts", "--threads", "4294967296"],
+        "--threads",
+    );
 }

@@ -2,8 +2,7 @@
 //! files written by `train` and read by `eval`/`play`, and one-line errors with
 //! exit status 2 for bad policy files.
 
-mod common;
-use common::{TempDir, TempFile, arcade, assert_bad_input, json};
+use crate::common::{TempDir, TempFile, arcade, assert_bad_input, json};
 
 #[test]
 fn eval_json_has_the_promised_keys_and_is_reproducible() {

@@ -2,18 +2,15 @@
 //! score, broken records are one-line errors, and what `solve` writes replays
 //! to the score it prints.
 
-mod common;
-use common::{TempDir, TempFile, arcade, assert_bad_input, json, shared_data, stderr};
+use crate::common::{TempDir, TempFile, arcade, assert_bad_input, json, data_file, stderr};
 
 #[test]
 fn replay_scores_the_published_record() {
-    let Some(path) = shared_data("geek-tetris/record-1378178.txt") else {
-        return;
-    };
+    let path = data_file("geek-tetris/record-1378178.txt");
     let out = json(&arcade(&[
         "geek",
         "replay",
-        path.to_str().unwrap(),
+        &path,
         "--json",
     ]));
     assert_eq!(out["score"], 1_378_178);

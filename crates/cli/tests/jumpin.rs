@@ -2,8 +2,7 @@
 //! errors with exit status 2, and that what `hardest` and `generate` print
 //! solves back to the move counts they claim.
 
-mod common;
-use common::{TempFile, arcade, assert_bad_input, json, stderr, stdout};
+use crate::common::{TempFile, arcade, assert_bad_input, json, stderr, stdout};
 
 /// The optimal move count `solve` reports for a code.
 fn solve_code(code: &str) -> Option<u64> {

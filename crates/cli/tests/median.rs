@@ -1,7 +1,6 @@
 //! `arcade median`: output, CSV columns, bad lines, streaming.
 
-mod common;
-use common::{arcade_with_input as arcade_with_stdin, stderr, stdout};
+use crate::common::{arcade_with_input as arcade_with_stdin, stderr, stdout};
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};

@@ -2,8 +2,7 @@
 //! computed probabilities, one-line errors with exit status 2 for malformed
 //! and impossible positions, and reproducible `bench` and `play` runs.
 
-mod common;
-use common::{TempFile, arcade, json, stderr};
+use crate::common::{TempFile, arcade, json, stderr};
 
 use arcade_mines::{Board, Game, Level, Rule};
 

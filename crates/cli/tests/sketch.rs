@@ -1,7 +1,6 @@
 //! `arcade sketch`: writes the sketch, errors exit 2 with one line.
 
-mod common;
-use common::{arcade, assert_bad_input, temp_dir};
+use crate::common::{arcade, assert_bad_input, temp_dir};
 
 use std::path::Path;
 

@@ -1,13 +1,17 @@
 //! Shared foundations for the arcade game crates.
 //!
 //! - [`rng`]: a seeded, version-stable PRNG and per-episode seed derivation;
-//! - [`stats`]: means, medians, confidence intervals (Student t, Wilson);
-//! - [`runner`]: run N seeded episodes in parallel, in order, with a progress bar;
-//! - [`checkpoint`]: atomic JSON save and load for resumable runs;
+//! - [`stats`]: means, medians, confidence intervals (Student t, Wilson), and a
+//!   streaming, exactly mergeable [`stats::Tally`];
+//! - [`runner`]: run N seeded episodes in parallel, in order, streaming, with a
+//!   progress bar and a capped thread count;
+//! - [`checkpoint`]: atomic JSON save and validated load for resumable runs;
+//! - [`input`]: bounded reading of user files and standard input;
 //! - [`optim`]: black-box optimizers (noisy CEM, DE/rand/1/bin, PSO) whose state
 //!   can be checkpointed and resumed.
 
 pub mod checkpoint;
+pub mod input;
 pub mod optim;
 pub mod progress;
 pub mod rng;

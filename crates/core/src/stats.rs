@@ -146,10 +146,151 @@ impl Summary {
     }
 }
 
+/// How many results a [`Tally`] keeps for its median (8 MiB of `u64`s).
+pub const TALLY_KEEP: u64 = 1 << 20;
+
+/// A streaming, mergeable summary of non-negative integer results (lines,
+/// pipes, mines): exact integer sums, so a run split into shards and merged
+/// gives the same figures, to the last digit, as the run in one piece.
+/// The results themselves are kept (for the median and per-game lists) while
+/// there are at most [`TALLY_KEEP`] of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    pub n: u64,
+    pub sum: u128,
+    pub sum_sq: u128,
+    pub min: Option<u64>,
+    pub max: Option<u64>,
+    /// The results in order, or `None` once more than [`TALLY_KEEP`] were seen.
+    pub values: Option<Vec<u64>>,
+}
+
+impl Tally {
+    pub fn new() -> Tally {
+        Tally {
+            values: Some(Vec::new()),
+            ..Tally::default()
+        }
+    }
+
+    pub fn push(&mut self, x: u64) {
+        self.n += 1;
+        self.sum += u128::from(x);
+        self.sum_sq += u128::from(x) * u128::from(x);
+        self.min = Some(self.min.map_or(x, |m| m.min(x)));
+        self.max = Some(self.max.map_or(x, |m| m.max(x)));
+        if self.n > TALLY_KEEP {
+            self.values = None;
+        }
+        if let Some(v) = &mut self.values {
+            v.push(x);
+        }
+    }
+
+    /// Appends `other`, the results that come after this tally's.
+    pub fn merge(&mut self, other: &Tally) {
+        self.n += other.n;
+        self.sum += other.sum;
+        self.sum_sq += other.sum_sq;
+        self.min = [self.min, other.min].into_iter().flatten().min();
+        self.max = [self.max, other.max].into_iter().flatten().max();
+        self.values = match (self.values.take(), &other.values) {
+            (Some(mut a), Some(b)) if self.n <= TALLY_KEEP => {
+                a.extend_from_slice(b);
+                Some(a)
+            }
+            _ => None,
+        };
+    }
+
+    pub fn mean(&self) -> f64 {
+        self.sum as f64 / self.n as f64
+    }
+
+    /// Sample standard deviation (n − 1 denominator), from exact sums.
+    pub fn std_dev(&self) -> f64 {
+        if self.n < 2 {
+            return 0.0;
+        }
+        let n = u128::from(self.n);
+        // n·Σx² − (Σx)² exactly when it fits, which it does for any real run.
+        let spread = n
+            .checked_mul(self.sum_sq)
+            .zip(self.sum.checked_mul(self.sum))
+            .map(|(a, b)| (a - b) as f64)
+            .unwrap_or_else(|| {
+                let (s, q) = (self.sum as f64, self.sum_sq as f64);
+                (n as f64 * q - s * s).max(0.0)
+            });
+        (spread / (n as f64 * (n - 1) as f64)).sqrt()
+    }
+
+    /// 95% interval of the mean (Student t).
+    pub fn ci95(&self) -> Interval {
+        let m = self.mean();
+        if self.n < 2 {
+            return Interval { low: m, high: m };
+        }
+        let h = t975(self.n as usize - 1) * self.std_dev() / (self.n as f64).sqrt();
+        Interval {
+            low: m - h,
+            high: m + h,
+        }
+    }
+
+    /// The median, when the results were kept.
+    pub fn median(&self) -> Option<f64> {
+        let v = self.values.as_ref()?;
+        if v.is_empty() {
+            return None;
+        }
+        let mut sorted = v.clone();
+        sorted.sort_unstable();
+        let k = sorted.len();
+        Some(if k % 2 == 1 {
+            sorted[k / 2] as f64
+        } else {
+            (sorted[k / 2 - 1] as f64 + sorted[k / 2] as f64) / 2.0
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn tally_agrees_with_the_slice_statistics_and_merges_exactly() {
+        let xs: Vec<u64> = (0..1000u64).map(|i| (i * 7919) % 1013 + i / 3).collect();
+        let f: Vec<f64> = xs.iter().map(|&x| x as f64).collect();
+        let mut all = Tally::new();
+        xs.iter().for_each(|&x| all.push(x));
+        assert_eq!(all.mean(), mean(&f));
+        assert!((all.std_dev() - std_dev(&f)).abs() < 1e-9 * std_dev(&f));
+        assert_eq!(all.median(), Some(median(&f)));
+        let ci = mean_ci95(&f);
+        assert!((all.ci95().low - ci.low).abs() < 1e-9 && (all.ci95().high - ci.high).abs() < 1e-9);
+        for cut in [0, 1, 500, 999, 1000] {
+            let (mut a, mut b) = (Tally::new(), Tally::new());
+            xs[..cut].iter().for_each(|&x| a.push(x));
+            xs[cut..].iter().for_each(|&x| b.push(x));
+            a.merge(&b);
+            assert_eq!(a, all, "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn tally_drops_the_values_past_its_limit_but_keeps_exact_sums() {
+        let mut t = Tally::new();
+        for _ in 0..TALLY_KEEP {
+            t.push(3);
+        }
+        assert!(t.median().is_some());
+        t.push(5);
+        assert_eq!(t.median(), None);
+        assert_eq!((t.n, t.sum, t.min, t.max), (TALLY_KEEP + 1, 3 * u128::from(TALLY_KEEP) + 5, Some(3), Some(5)));
+    }
 
     #[test]
     fn small_examples() {

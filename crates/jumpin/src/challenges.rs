@@ -32,6 +32,15 @@ pub enum ChallengeError {
     },
 }
 
+/// The 60 official challenges with their official minimum move counts
+/// (`data/jumpin/challenges.txt`, embedded so the library needs no files).
+pub const OFFICIAL_LIST: &str = include_str!("../../../data/jumpin/challenges.txt");
+
+/// The 60 official challenges, parsed.
+pub fn official() -> Vec<Challenge> {
+    parse_challenges(OFFICIAL_LIST).expect("the embedded official list parses (a unit test checks it)")
+}
+
 /// Parses a list; blank lines and lines starting with `#` are skipped.
 pub fn parse_challenges(text: &str) -> Result<Vec<Challenge>, ChallengeError> {
     let mut out = Vec::new();
@@ -70,6 +79,13 @@ pub fn parse_challenges(text: &str) -> Result<Vec<Challenge>, ChallengeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_embedded_official_list_has_60_challenges_numbered_1_to_60() {
+        let list = official();
+        assert_eq!(list.len(), 60);
+        assert!(list.iter().enumerate().all(|(i, c)| c.number as usize == i + 1));
+    }
 
     #[test]
     fn reads_lines_and_names_bad_ones() {

@@ -2,32 +2,15 @@
 //! each solution replays, under an independent grid implementation of the
 //! rules, to a position with every rabbit in a hole.
 
-mod common;
 
-use arcade_jumpin::challenges::{Challenge, parse_challenges};
 use arcade_jumpin::solve::{replay, solve};
-use common::naive;
+use crate::common::naive;
 
-const LIST: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/data/jumpin/challenges.txt"
-);
-
-/// The official list, or `None` (with a printed reason) outside CI.
-fn official() -> Option<Vec<Challenge>> {
-    match std::fs::read_to_string(LIST) {
-        Ok(text) => Some(parse_challenges(&text).expect("the official list parses")),
-        Err(e) if std::env::var("CI").as_deref() != Ok("true") => {
-            eprintln!("skipping: cannot read {LIST}: {e}");
-            None
-        }
-        Err(e) => panic!("cannot read {LIST} (required in CI): {e}"),
-    }
-}
+use arcade_jumpin::challenges::official;
 
 #[test]
 fn all_60_official_challenges_solve_to_their_official_minimum() {
-    let Some(list) = official() else { return };
+    let list = official();
     assert_eq!(list.len(), 60);
     for c in &list {
         let out = solve(&c.position);
@@ -55,7 +38,7 @@ fn all_60_official_challenges_solve_to_their_official_minimum() {
 
 #[test]
 fn the_hardest_official_challenge_needs_87_moves() {
-    let Some(list) = official() else { return };
+    let list = official();
     let hardest = list.iter().max_by_key(|c| c.minimum).unwrap();
     assert_eq!((hardest.number, hardest.minimum), (60, 87));
     let moves = solve(&hardest.position).solution.unwrap();

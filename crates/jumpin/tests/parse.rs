@@ -2,10 +2,9 @@
 //! gives back the same position (in the board format, whenever the foxes
 //! pair up one way only).
 
-mod common;
 
 use arcade_jumpin::{ParseError, parse_board, parse_code};
-use common::position;
+use crate::common::position;
 use proptest::prelude::*;
 
 proptest! {

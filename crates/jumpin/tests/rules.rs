@@ -1,12 +1,11 @@
 //! The bitboard engine against the grid reference on random positions: the
 //! same moves, the same shortest solution lengths, on both kinds of marks.
 
-mod common;
 
 use arcade_jumpin::rules::Layout;
 use arcade_jumpin::solve::{describe, solve, solve_hashed};
-use common::naive::Grid;
-use common::position;
+use crate::common::naive::Grid;
+use crate::common::position;
 use proptest::prelude::*;
 
 proptest! {

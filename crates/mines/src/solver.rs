@@ -4,8 +4,6 @@
 //!    the game ([`crate::endgame`]).
 //! 2. A forced 50/50 (`fifty_fifty`, [`crate::fifty`]): guess it now, since
 //!    its odds never change and its number can only help later guesses.
-//!    Paired runs of 20,000 expert games found this worth +0.05 points with
-//!    a corner start and +0.11 with an opening start.
 //! 3. Otherwise the candidates are the cells whose mine probability is within
 //!    `tolerance` of the lowest. Each is scored by looking one reveal ahead:
 //!    for every number it may show, the position is re-solved, and the score
@@ -15,9 +13,7 @@
 //!    once more: that cell is revealed, and each number it may show that
 //!    leaves no safe cell counts as its best safety. A lone safe cell often
 //!    only leads to the next guess; counting it as settled favoured guesses
-//!    that merely postpone one. Paired runs of expert SFAR found this worth
-//!    +0.14 points with `standard` (100,000 games, z = 3.2) and +0.09 with
-//!    `strong` (40,000, z = 1.4); requiring three safe cells added nothing.
+//!    that merely postpone one.
 //!    Ties go to the cell most likely to bring progress (a safe cell or an
 //!    opening afterwards).
 //!    Only one candidate (`outside_candidates`) is a cell away from the
@@ -25,31 +21,28 @@
 //!    same mine probability and mostly tell the same story, and when they
 //!    are the safest they used to fill every candidate slot, so frontier
 //!    cells a little less safe but far more informative were never looked
-//!    at. Paired runs of 40,000 expert SFAR games found one outside
-//!    candidate worth +0.37 points with `standard` (z = 4.2) and +0.20
-//!    with `strong` (z = 2.2), at 1.7 and 1.9 times the speed; two or four
-//!    scored the same as one, none 0.16 points worse.
+//!    at.
 //!    A dead cell (`skip_dead`), one that can show only one number if safe,
 //!    is passed over while another candidate exists. Its reveal tells only
 //!    that it was safe, and any play that takes it now is matched by the
 //!    play that acts as if it had been taken and takes it last: the same
 //!    wins where it is safe, and the other cells may settle it before then
 //!    (David Hill's JSMinesweeper names such cells). They are rarely the
-//!    best guess: paired, expert, the rule changed 30 of 100,000 `standard`
-//!    SFAR games (+0.008 points) and 20 of 50,000 `strong` SNR games
-//!    (+0.008).
+//!    best guess, so the rule changes few games.
 //! 4. Optionally (`deep_candidates > 0`, the strong setting), the best few
 //!    of those whose scores are within `deep_margin` of the best are scored
 //!    `deep_reveals` (default two) reveals ahead: where a number leaves no
 //!    safe cell, the next guess is itself chosen the same way one reveal
 //!    less deep, so the score is the chance of surviving up to
-//!    `deep_reveals + 1` guesses. Paired runs found two reveals worth about
-//!    0.2 points on expert and nothing on the smaller boards; three reveals
-//!    scored 0.085 points *worse* than two (20,000 expert games, z = −1.5)
+//!    `deep_reveals + 1` guesses. Two reveals pay on expert; three do worse
 //!    at a quarter of the speed: surviving more guesses is not the same as
 //!    winning.
 //! 5. Without lookahead (`candidates = 0`): lowest probability, ties to the
 //!    cell most likely to be a zero.
+//!
+//! Every setting above was measured in paired runs on the same layouts; the
+//! figures, and the many variants that were tried and not kept, are in
+//! `docs/results/mines.md`.
 
 use crate::endgame;
 use crate::fifty;
@@ -138,9 +131,8 @@ impl Config {
     }
 
     /// The default: one reveal of lookahead on up to 16 candidates within
-    /// 0.1 of the safest (+0.10 points on expert SFAR over 6 within 0.05,
-    /// paired, 120,000 games, z = 2.6, at 60% of the speed), a small
-    /// endgame search.
+    /// 0.1 of the safest (stronger on expert than 6 within 0.05, at 60% of
+    /// the speed; see `docs/results/mines.md`), a small endgame search.
     pub fn standard() -> Config {
         Config {
             candidates: 16,
@@ -162,9 +154,8 @@ impl Config {
 
     /// The strongest setting: as standard, plus two reveals ahead on the
     /// closest few candidates and a larger endgame search (2,048
-    /// arrangements instead of 512: +0.05 points expert SFAR, 50,000 paired
-    /// games, z = 2.0, and +0.12 SNR, 30,000, z = 3.4, at about 65% of the
-    /// speed).
+    /// arrangements; measured against 512, 4,096 and 8,192 in
+    /// `docs/results/mines.md`).
     pub fn strong() -> Config {
         Config {
             candidates: 16,

@@ -3,12 +3,11 @@
 //! or paired with any other, implies anything new (checked by a naive
 //! all-pairs pass).
 
-mod common;
 
 use arcade_mines::deduce::deduce;
 use arcade_mines::reference::brute_force;
 use arcade_mines::{Cell, Position};
-use common::random_position;
+use crate::common::random_position;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 

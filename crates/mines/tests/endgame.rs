@@ -2,12 +2,11 @@
 //! probability of the best move must be the same, and the move it picks must
 //! achieve it.
 
-mod common;
 
 use arcade_mines::endgame::best_move;
 use arcade_mines::reference::brute_force;
 use arcade_mines::{Cell, Position};
-use common::random_position;
+use crate::common::random_position;
 use proptest::prelude::*;
 use std::collections::HashMap;
 

@@ -12,6 +12,10 @@ use crate::load::{LoadError, level_error, parse_with_path};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
+/// A real level as the game serves it: level 90031, 255 tiles of 14 types
+/// (`data/sheep/capture-level-90031.json`).
+pub const LEVEL_90031: &str = include_str!("../../../data/sheep/capture-level-90031.json");
+
 /// Width and height of a block in game units.
 pub const BLOCK: i32 = 8;
 

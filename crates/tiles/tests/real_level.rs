@@ -4,28 +4,11 @@
 use arcade_tiles::exact::{Limits, Verdict, solve};
 use arcade_tiles::{Board, load_level, play_greedy, replay};
 
-const CAPTURE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/data/sheep/capture-level-90031.json"
-);
-
-/// The capture's text, or `None` (with a printed reason) outside CI.
-fn capture() -> Option<String> {
-    match std::fs::read_to_string(CAPTURE) {
-        Ok(text) => Some(text),
-        Err(e) if std::env::var("CI").as_deref() == Ok("true") => {
-            panic!("{CAPTURE} is needed in CI: {e}")
-        }
-        Err(e) => {
-            eprintln!("skipping: cannot read {CAPTURE}: {e}");
-            None
-        }
-    }
-}
+use arcade_tiles::capture::LEVEL_90031;
 
 #[test]
 fn the_capture_loads_with_its_side_piles() {
-    let Some(text) = capture() else { return };
+    let text = LEVEL_90031;
     let level = load_level(&text, None).unwrap();
     assert_eq!(level.len(), 255);
     assert_eq!(level.kinds(), 14);
@@ -43,7 +26,7 @@ fn the_capture_loads_with_its_side_piles() {
 
 #[test]
 fn the_exact_solver_clears_it_and_the_replay_agrees() {
-    let Some(text) = capture() else { return };
+    let text = LEVEL_90031;
     let level = load_level(&text, None).unwrap();
     let out = solve(&level, &Limits::seconds(60.0));
     let Verdict::Solved(clicks) = out.verdict else {

@@ -121,20 +121,35 @@ impl Drop for TempDir {
     }
 }
 
-/// A file of the public reference data in `../shared/data`, or `None` (with
-/// a note) when it is absent outside CI; CI must have it.
-pub fn shared_data(path: &str) -> Option<PathBuf> {
+/// A file of the repository's public reference data (`data/`); the test
+/// fails if it is missing.
+pub fn data_file(path: &str) -> String {
     let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data")
+        .join("../../data")
         .join(path);
-    if file.exists() {
-        return Some(file);
-    }
+    assert!(file.exists(), "{}: missing from the repository", file.display());
+    file.to_str().expect("a UTF-8 path").to_owned()
+}
+
+/// Runs `arcade` with its standard output on a full disk (`/dev/full`) and
+/// checks it fails with status 1 and one line saying so. Returns false
+/// (checking nothing) on systems without `/dev/full`.
+pub fn assert_full_disk_is_one_line(args: &[&str]) -> bool {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return false;
+    };
+    let o = Command::new(env!("CARGO_BIN_EXE_arcade"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(full)
+        .output()
+        .expect("run arcade");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?} printed:\n{err}");
     assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "{}: missing (CI needs ../shared beside the checkout)",
-        file.display()
+        err.starts_with("error: writing to standard output"),
+        "{args:?} printed:\n{err}"
     );
-    eprintln!("skipping: {} is missing", file.display());
-    None
+    true
 }

@@ -53,8 +53,7 @@ pub struct PpoSettings {
     /// GAE's λ: 0 is the one-step advantage, 1 the full discounted return
     /// minus the critic's value. 1 by default: the critic is a rough guess
     /// near crashes (a pixel decides them), and bootstrapping on it biases
-    /// the advantages: after 3,000 updates (seed 1), λ = 0.95, 0.98 and 0.99
-    /// gave policies averaging 290, 475 and 330 pipes, λ = 1 gave 1,278.
+    /// the advantages (measured in `docs/results/flappy.md`).
     pub lambda: f64,
     /// Clip range ε of the probability ratio.
     pub clip: f64,

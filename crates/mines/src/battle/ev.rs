@@ -13,14 +13,9 @@
 //!
 //! A revealed zero floods, opening cells whose numbers the engine cannot
 //! foresee cheaply; `zero` charges that information to the opponent at a
-//! flat rate. It matters more than anything else tried: in 300-game matches
-//! (seed 5) `ev` with a charge of 5 beat `ev` with 0.5 in 68% of games, and
-//! with no charge it won 25%; charges from 3 to 30 did about as well as 5.
-//!
-//! Going a turn deeper did not pay: an expectimax two turns deep (the reply
-//! itself an `ev` move, on the three best root moves) won 50.3% [47.2, 53.4]
-//! of 1,000 games against `ev` at 30 to 100 times the cost, so it was
-//! removed.
+//! flat rate. It matters more than anything else tried, and a search two
+//! turns deep did not pay for its cost; both are measured in
+//! `docs/results/battle.md`.
 
 use crate::frontier::SolveError;
 use crate::outcome::outcomes;

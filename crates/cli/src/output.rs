@@ -1,0 +1,67 @@
+//! How every command prints: `--json` (the library's report, serialised) or
+//! text, `--quiet` for no progress, and one policy for standard output.
+//!
+//! Standard output policy: a reader that closes the pipe early (`arcade … |
+//! head`) ends the process quietly (SIGPIPE keeps its default action, see
+//! `main`); any other write failure (a full disk, `> /dev/full`) is an error
+//! with exit status 1, never a panic. So commands write through [`print`]
+//! and never use `print!`/`println!`.
+
+use anyhow::{Context, Result};
+use arcade_core::progress::Progress;
+use clap::Args;
+use serde::Serialize;
+use std::fmt::Display;
+use std::io::Write;
+
+/// `--json` and `--quiet`, flattened into every command that reports.
+#[derive(Args, Clone, Copy, Debug, Default)]
+pub struct OutputArgs {
+    /// Print one JSON object (the report, as the library serialises it)
+    /// instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar or status lines on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl OutputArgs {
+    /// True when nothing but the result may be written (quiet or JSON).
+    pub fn silent(&self) -> bool {
+        self.quiet || self.json
+    }
+
+    /// A progress bar of `len` steps, hidden when silent.
+    pub fn progress(&self, len: u64, what: &str) -> Progress {
+        Progress::new(len, what, self.silent())
+    }
+
+    /// A counter without a known end, hidden when silent.
+    pub fn counter(&self, what: &str) -> Progress {
+        Progress::counter(what, self.silent())
+    }
+
+    /// Prints `report` as one line of JSON, or as its text form.
+    pub fn emit<T: Serialize + Display>(&self, report: &T) -> Result<()> {
+        if self.json {
+            print_json(report)
+        } else {
+            print(report)
+        }
+    }
+}
+
+/// Writes `text` (and nothing else) to standard output and flushes it.
+pub fn print(text: impl Display) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    write!(out, "{text}")
+        .and_then(|()| out.flush())
+        .context("writing to standard output")
+}
+
+/// Writes `value` as one line of JSON to standard output.
+pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
+    let text = serde_json::to_string(value).context("serialising the result")?;
+    print(format_args!("{text}\n"))
+}

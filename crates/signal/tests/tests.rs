@@ -1,0 +1,4 @@
+//! Integration tests, one binary per crate (one module per area), so a
+//! test run links one executable instead of one per file.
+
+mod median;

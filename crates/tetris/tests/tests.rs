@@ -1,0 +1,5 @@
+//! Integration tests, one binary per crate (one module per area), so a
+//! test run links one executable instead of one per file.
+
+mod geek_record;
+mod strength;
