@@ -2,6 +2,7 @@
 //! test run links one executable instead of one per file.
 
 mod battle;
+mod bench;
 mod big_boards;
 mod common;
 mod deduce;
