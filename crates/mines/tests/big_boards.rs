@@ -218,9 +218,11 @@ fn exact_case(blocks: usize, near_density: f64, far_density: f64) {
         }))
         .collect();
     let ln_rest = |frontier: usize| {
-        (frontier <= left && left - frontier <= r)
-            .then(|| ln_fact[r] - ln_fact[left - frontier] - ln_fact[r - (left - frontier)])
-            .unwrap_or(f64::NEG_INFINITY)
+        if frontier <= left && left - frontier <= r {
+            ln_fact[r] - ln_fact[left - frontier] - ln_fact[r - (left - frontier)]
+        } else {
+            f64::NEG_INFINITY
+        }
     };
     // prefix[b][x]: ln ways pieces 0..b hold x mines; after[b][x]: ln ways
     // pieces b.. and the rest complete a board whose pieces 0..b hold x.
