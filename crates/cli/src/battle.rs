@@ -2,12 +2,11 @@
 //! person at the terminal.
 
 use crate::exit::bad_input;
+use crate::output::{OutputArgs, print};
 use crate::run_options::RunOptions;
 use anyhow::{Result, anyhow, bail};
-use arcade_core::progress::Progress;
-use arcade_core::runner::with_threads;
-use arcade_core::{Rng, derive_seed};
-use arcade_mines::battle::arena::MatchReport;
+use arcade_mines::Level;
+use arcade_mines::battle::arena::{layout_seed, seat_rngs};
 use arcade_mines::battle::{Ai, Battle, MatchConfig, Rules, Turn, run_match};
 use clap::Args;
 use std::fmt::Write as _;
@@ -21,23 +20,29 @@ pub struct BattleArgs {
     /// Player B: rule, greedy, ev or human.
     #[arg(long, value_parser = parse_player, value_name = "AI")]
     b: Player,
-    /// Games to play; each layout is played twice, once with each AI first.
-    #[arg(long, default_value_t = 1000)]
-    games: usize,
+    /// Games to play (even); each layout is played twice, once with each AI
+    /// first.
+    #[arg(long, default_value_t = 1000, value_parser = crate::run_options::count)]
+    games: u64,
     /// Master seed: layout j is that of seed derive(S, j).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Board as WIDTHxHEIGHT/MINES (or beginner, intermediate, expert).
-    #[arg(long, value_name = "WxH/M", default_value = "16x16/51")]
-    board: String,
+    /// beginner (9x9/10), intermediate (16x16/40), expert (30x16/99) or
+    /// WIDTHxHEIGHT/MINES.
+    #[arg(long, value_name = "WxH/M", default_value = "16x16/51", value_parser = parse_level)]
+    level: Level,
     /// Mines needed to win [default: a majority of the mines].
     #[arg(long, value_name = "N")]
     target: Option<usize>,
     #[command(flatten)]
     run: RunOptions,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object (the library's report) instead of text.
     #[arg(long)]
     json: bool,
+}
+
+fn parse_level(s: &str) -> Result<Level, String> {
+    s.parse::<Level>().map_err(|e| e.to_string())
 }
 
 /// Someone who makes moves.
@@ -66,15 +71,12 @@ fn parse_player(s: &str) -> Result<Player, String> {
 }
 
 pub fn run(a: BattleArgs) -> Result<()> {
-    let level = a
-        .board
-        .parse()
-        .map_err(|e| bad_input(anyhow!("--board: {e}")))?;
+    let level = a.level;
     let rules = match a.target {
         Some(t) => Rules::with_target(level, t),
         None => Rules::new(level),
     }
-    .map_err(|e| bad_input(anyhow!("--board/--target: {e}")))?;
+    .map_err(|e| bad_input(anyhow!("--level/--target: {e}")))?;
     match (a.a, a.b) {
         (Player::Ai(x), Player::Ai(y)) => arena(&a, rules, x, y),
         (x, y) => interactive(rules, [x, y], a.seed),
@@ -82,7 +84,7 @@ pub fn run(a: BattleArgs) -> Result<()> {
 }
 
 fn arena(args: &BattleArgs, rules: Rules, a: Ai, b: Ai) -> Result<()> {
-    if args.games == 0 || args.games % 2 == 1 {
+    if args.games % 2 == 1 {
         return Err(bad_input(anyhow!(
             "--games must be a positive even number (each layout is played once with each AI first), found {}",
             args.games
@@ -95,68 +97,34 @@ fn arena(args: &BattleArgs, rules: Rules, a: Ai, b: Ai) -> Result<()> {
         games: args.games,
         seed: args.seed,
     };
-    let progress = Progress::new(args.games as u64, "games", args.run.quiet || args.json);
-    let report = with_threads(args.run.threads(), || run_match(&cfg, &progress));
+    // `--quiet` still comes from `RunOptions` until it moves to `OutputArgs`.
+    let output = OutputArgs {
+        json: args.json,
+        quiet: args.run.quiet,
+    };
+    let progress = output.progress(args.games, "games");
+    let report = args.run.install(|| run_match(&cfg, &progress));
     progress.finish();
-    let report = report.map_err(|e| anyhow!("an AI failed: {e}"))?;
-    if args.json {
-        println!("{}", serde_json::to_string(&report)?);
-    } else {
-        print_report(&report);
-    }
-    Ok(())
-}
-
-fn print_report(r: &MatchReport) {
-    println!(
-        "{} vs {} on {} (first to {}), {} games with seats alternating, seed {}",
-        r.a, r.b, r.board, r.target, r.games, r.seed
-    );
-    println!(
-        "  {} wins {} / {} = {:.2}%  95% CI [{:.2}%, {:.2}%] (Wilson)",
-        r.a,
-        r.a_wins,
-        r.games,
-        100.0 * r.a_win_rate,
-        100.0 * r.ci95[0],
-        100.0 * r.ci95[1]
-    );
-    println!(
-        "  {} wins {}, draws {}; whoever moved first won {}",
-        r.b, r.b_wins, r.draws, r.first_wins
-    );
-    println!(
-        "  mines   {} {:.2}, {} {:.2} a game; {:.1} clicks a game",
-        r.a, r.mean_mines_a, r.b, r.mean_mines_b, r.mean_moves
-    );
-    println!(
-        "  speed   {} games in {:.2} s: {:.1} games/s on {} thread{}",
-        r.games,
-        r.seconds,
-        r.games_per_sec,
-        r.threads,
-        if r.threads == 1 { "" } else { "s" }
-    );
+    output.emit(&report.map_err(|e| anyhow!("an AI failed: {e}"))?)
 }
 
 /// One game with at least one person typing moves on stdin; A moves first.
 fn interactive(rules: Rules, players: [Player; 2], seed: u64) -> Result<()> {
     // The same layout and AI streams as game 0 of an arena match.
-    let layout = derive_seed(seed, 0);
+    let layout = layout_seed(seed, 0);
     let mut battle = Battle::new(rules, rules.board(layout));
-    let mut rngs = [
-        Rng::new(derive_seed(layout, 1)),
-        Rng::new(derive_seed(layout, 2)),
-    ];
+    let mut rngs = seat_rngs(layout);
     let label = |p: usize| format!("{} ({})", ['A', 'B'][p], players[p].name());
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
-    println!(
-        "Minesweeper battle on {}x{} with {} mines: first to {} mines wins. Clicking a mine scores and moves again.",
+    print(format_args!(
+        "Minesweeper battle on {}x{} with {} mines: first to {} mines wins. Clicking a mine scores and moves again.\n",
         rules.level.width, rules.level.height, rules.level.mines, rules.target
-    );
-    println!("Type a move as `X Y` (column, row from 0), or `quit`.");
-    print!("{}", show(&battle, false));
+    ))?;
+    print(format_args!(
+        "Type a move as `X Y` (column, row from 0), or `quit`.\n"
+    ))?;
+    print(show(&battle, false))?;
     while !battle.is_over() {
         let seat = battle.to_move();
         let cell = match players[seat] {
@@ -164,19 +132,19 @@ fn interactive(rules: Rules, players: [Player; 2], seed: u64) -> Result<()> {
                 .choose(battle.view(), &mut rngs[seat])
                 .map_err(|e| anyhow!("{} failed: {e}", ai.name()))?,
             Player::Human => loop {
-                println!("{} to move:", label(seat));
+                print(format_args!("{} to move:\n", label(seat)))?;
                 let Some(line) = lines.next() else {
                     bail!("input ended before the game did");
                 };
                 let line = line?;
                 let text = line.trim();
                 if text.eq_ignore_ascii_case("quit") || text.eq_ignore_ascii_case("q") {
-                    println!("{} resigns.", label(seat));
+                    print(format_args!("{} resigns.\n", label(seat)))?;
                     return Ok(());
                 }
                 match read_move(&battle, text) {
                     Ok(cell) => break cell,
-                    Err(why) => println!("bad move: {why}"),
+                    Err(why) => print(format_args!("bad move: {why}\n"))?,
                 }
             },
         };
@@ -189,12 +157,12 @@ fn interactive(rules: Rules, players: [Player; 2], seed: u64) -> Result<()> {
             }
             Turn::Revealed(_) => "safe".to_string(),
         };
-        println!("{} clicks ({x},{y}): {what}", label(seat));
-        print!("{}", show(&battle, battle.is_over()));
+        print(format_args!("{} clicks ({x},{y}): {what}\n", label(seat)))?;
+        print(show(&battle, battle.is_over()))?;
     }
     match battle.winner() {
-        Some(p) => println!("{} wins.", label(p)),
-        None => println!("A draw."),
+        Some(p) => print(format_args!("{} wins.\n", label(p)))?,
+        None => print("A draw.\n")?,
     }
     Ok(())
 }

@@ -1,22 +1,21 @@
 //! `arcade mines …`
 
 use crate::exit::bad_input;
+use crate::output::{OutputArgs, print};
 use crate::run_options::RunOptions;
-use anyhow::{Context, Result, anyhow};
-use arcade_core::progress::Progress;
-use arcade_core::runner::with_threads;
-use arcade_mines::bench::{self, BenchConfig, BenchReport};
-use arcade_mines::fifty::forced_guess;
-use arcade_mines::play::{Event, play};
+use anyhow::{Result, anyhow};
+use arcade_core::input::{display_name, read_text};
+use arcade_mines::bench::{self, BenchConfig};
+use arcade_mines::play::{Event, PlayError, play_seeded};
+use arcade_mines::position::MAX_POSITION_BYTES;
+use arcade_mines::report::percent;
 use arcade_mines::{
-    Analysis, Board, Cell, Config, Level, Position, Rule, SolveError, Solver, Status, analyze,
+    Analysis, Board, Cell, Config, Level, Position, Rule, SolveError, Status, analyze_report,
 };
 use clap::{Args, Subcommand, ValueEnum};
-use serde_json::json;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[derive(Subcommand)]
 pub enum Command {
@@ -63,20 +62,16 @@ enum Strength {
 }
 
 impl Strength {
-    fn config(self) -> Config {
+    fn lib(self) -> arcade_mines::solver::Strength {
         match self {
-            Strength::Fast => Config::fast(),
-            Strength::Standard => Config::standard(),
-            Strength::Strong => Config::strong(),
+            Strength::Fast => arcade_mines::solver::Strength::Fast,
+            Strength::Standard => arcade_mines::solver::Strength::Standard,
+            Strength::Strong => arcade_mines::solver::Strength::Strong,
         }
     }
 
-    fn name(self) -> &'static str {
-        match self {
-            Strength::Fast => "fast",
-            Strength::Standard => "standard",
-            Strength::Strong => "strong",
-        }
+    fn config(self) -> Config {
+        self.lib().config()
     }
 }
 
@@ -88,9 +83,8 @@ pub struct AnalyzeArgs {
     /// Solver strength for the recommended move.
     #[arg(long, value_enum, default_value_t = Strength::Standard)]
     solver: Strength,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 /// Board, first-click rule and first click.
@@ -139,14 +133,14 @@ pub struct BenchArgs {
     #[command(flatten)]
     game: GameArgs,
     /// Number of games.
-    #[arg(long, default_value_t = 1000)]
-    games: usize,
+    #[arg(long, default_value_t = 1000, value_parser = crate::run_options::count)]
+    games: u64,
     /// Master seed: game i plays the layout of seed derive(S, i).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     #[command(flatten)]
     run: RunOptions,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object (the library's report) instead of text.
     #[arg(long)]
     json: bool,
 }
@@ -162,11 +156,11 @@ pub struct PlayArgs {
     #[arg(long)]
     watch: bool,
     /// Milliseconds per move when watching.
-    #[arg(long, value_name = "MS", default_value_t = 300, requires = "watch")]
+    #[arg(long, value_name = "MS", default_value_t = 300, requires = "watch",
+          value_parser = clap::value_parser!(u64).range(0..=60_000))]
     delay: u64,
-    /// Print one JSON object instead of text.
-    #[arg(long, conflicts_with = "watch")]
-    json: bool,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 fn parse_level(s: &str) -> Result<Level, String> {
@@ -191,308 +185,96 @@ pub fn run(cmd: Command) -> Result<()> {
     }
 }
 
-/// Reads a file, or stdin for `-`; a missing file is bad input.
-fn read_input(path: &Path) -> Result<String> {
-    if path == Path::new("-") {
-        return std::io::read_to_string(std::io::stdin()).context("reading stdin");
-    }
-    std::fs::read_to_string(path)
-        .map_err(|e| bad_input(anyhow!("cannot read {}: {e}", path.display())))
-}
-
 /// A solver error is the position's fault (a contradiction, exit status 2),
 /// except when the position is merely too complex to count (status 1).
 fn solve_error(path: &Path, e: SolveError) -> anyhow::Error {
     let too_complex = matches!(e, SolveError::TooComplex { .. });
-    let e = anyhow!("{}: {e}", path.display());
+    let e = anyhow!("{}: {e}", display_name(path));
     if too_complex { e } else { bad_input(e) }
 }
 
-fn xy(pos: &Position, cell: usize) -> [usize; 2] {
-    let (x, y) = pos.grid().coords(cell);
-    [x, y]
-}
-
-/// The position with the certain mines flagged, as a player in a game sees
-/// it: the solver looks ahead from there.
-fn flagged(pos: &Position, analysis: &Analysis) -> Position {
-    let mut view = pos.clone();
-    for &m in analysis.mines() {
-        view.set(m, Cell::Mine);
-    }
-    view
-}
-
-/// The move to play: a certainly safe cell if there is one, else the guess.
-fn recommend(
-    pos: &Position,
-    analysis: &Analysis,
-    solver: &Solver,
-) -> Result<Option<usize>, SolveError> {
-    if let Some(&s) = analysis.safe().first() {
-        return Ok(Some(s));
-    }
-    if analysis.hidden().all(|(_, p)| p >= 1.0) {
-        return Ok(None);
-    }
-    Ok(Some(solver.guess(&flagged(pos, analysis), analysis)?.cell))
-}
-
 fn analyze_cmd(a: AnalyzeArgs) -> Result<()> {
-    let text = read_input(&a.file)?;
+    let text = read_text(&a.file, MAX_POSITION_BYTES).map_err(bad_input)?;
     let pos =
-        Position::parse(&text).map_err(|e| bad_input(anyhow!("{}: {e}", a.file.display())))?;
-    let start = Instant::now();
-    let analysis = analyze(&pos).map_err(|e| solve_error(&a.file, e))?;
-    let solver = Solver::new(a.solver.config());
-    let best = recommend(&pos, &analysis, &solver).map_err(|e| solve_error(&a.file, e))?;
-    let forced = forced_guess(&flagged(&pos, &analysis), &analysis)
-        .map_err(|e| solve_error(&a.file, e))?
-        .map(|f| f.cells);
-    let seconds = start.elapsed().as_secs_f64();
-    let grid = pos.grid();
-    if a.json {
-        let probabilities: Vec<Vec<Option<f64>>> = (0..grid.height())
-            .map(|y| {
-                (0..grid.width())
-                    .map(|x| analysis.probability(grid.index(x, y)))
-                    .collect()
-            })
-            .collect();
-        let cells = |v: &[usize]| v.iter().map(|&c| xy(&pos, c)).collect::<Vec<_>>();
-        let out = json!({
-            "width": grid.width(),
-            "height": grid.height(),
-            "mines": pos.mines(),
-            "probabilities": probabilities,
-            "safe": cells(analysis.safe()),
-            "mines_certain": cells(analysis.mines()),
-            "best": best.map(|b| xy(&pos, b)),
-            "best_probability": best.and_then(|b| analysis.probability(b)),
-            "forced_fifty_fifty": forced.as_deref().map(cells),
-            "arrangements_ln": analysis.ln_arrangements(),
-            "seconds": seconds,
-        });
-        println!("{out}");
-        return Ok(());
-    }
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{}x{}, {} mines ({} known), {} hidden cells: {} certainly safe, {} certain mines; about 10^{:.1} arrangements",
-        grid.width(),
-        grid.height(),
-        pos.mines(),
-        pos.known_mines(),
-        pos.hidden(),
-        analysis.safe().len(),
-        analysis.mines().len(),
-        analysis.ln_arrangements() / std::f64::consts::LN_10
-    );
-    match best {
-        Some(b) => {
-            let [x, y] = xy(&pos, b);
-            let p = analysis.probability(b).unwrap_or(0.0);
-            let _ = writeln!(
-                out,
-                "best move: ({x},{y}), mine probability {:.4}{}",
-                p,
-                if p == 0.0 { " (certainly safe)" } else { "" }
-            );
-        }
-        None => {
-            let _ = writeln!(out, "best move: none (no hidden cell is safe to try)");
-        }
-    }
-    let list = |v: &[usize]| {
-        v.iter()
-            .map(|&c| {
-                let [x, y] = xy(&pos, c);
-                format!("({x},{y})")
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    if let Some(cells) = &forced {
-        let _ = writeln!(
-            out,
-            "forced 50/50: {} (no later reveal can tell how their mines lie: guess one now)",
-            list(cells)
-        );
-    }
-    let _ = writeln!(out, "mine probabilities in % (numbers and * as given):");
-    out.push_str(&probability_grid(&pos, &analysis, best));
-    if !analysis.safe().is_empty() {
-        let _ = writeln!(out, "safe: {}", list(analysis.safe()));
-    }
-    if !analysis.mines().is_empty() {
-        let _ = writeln!(out, "mines: {}", list(analysis.mines()));
-    }
-    print!("{out}");
-    Ok(())
-}
-
-/// The board with each hidden cell's mine probability in percent (4
-/// characters a cell; `[..]` marks the recommended move).
-fn probability_grid(pos: &Position, analysis: &Analysis, best: Option<usize>) -> String {
-    let grid = pos.grid();
-    let mut out = String::new();
-    for y in 0..grid.height() {
-        for x in 0..grid.width() {
-            let i = grid.index(x, y);
-            let text = match pos.cell(i) {
-                Cell::Number(n) => format!("{n}"),
-                Cell::Mine => "*".to_string(),
-                Cell::Hidden => percent(analysis.probability(i).unwrap_or(f64::NAN)),
-            };
-            if Some(i) == best {
-                let _ = write!(out, "[{text:>3}]");
-            } else {
-                let _ = write!(out, " {text:>3} ");
-            }
-        }
-        out.push('\n');
-    }
-    out
-}
-
-/// A probability as a whole percentage, never rounding an uncertain cell to
-/// 0 or 100.
-fn percent(p: f64) -> String {
-    if p == 0.0 || p == 1.0 || p.is_nan() {
-        return format!("{:.0}", p * 100.0);
-    }
-    format!("{:.0}", (p * 100.0).clamp(1.0, 99.0))
+        Position::parse(&text).map_err(|e| bad_input(anyhow!("{}: {e}", display_name(&a.file))))?;
+    let report = analyze_report(&pos, &a.solver.config()).map_err(|e| solve_error(&a.file, e))?;
+    a.output.emit(&report)
 }
 
 fn bench_cmd(a: BenchArgs) -> Result<()> {
-    if a.games == 0 {
-        return Err(bad_input(anyhow!("--games must be at least 1")));
-    }
     let cfg = BenchConfig {
         level: a.game.level,
         rule: a.game.rule(),
         first: a.game.first(),
         games: a.games,
         seed: a.seed,
-        solver: a.game.solver.config(),
+        strength: a.game.solver.lib(),
     };
     Board::generate(cfg.level, cfg.rule, cfg.first, 0).map_err(bad_input)?;
-    let progress = Progress::new(a.games as u64, "games", a.run.quiet || a.json);
-    let report = with_threads(a.run.threads(), || bench::run(&cfg, &progress));
+    // `--quiet` still comes from `RunOptions` until it moves to `OutputArgs`.
+    let output = OutputArgs {
+        json: a.json,
+        quiet: a.run.quiet,
+    };
+    let progress = output.progress(a.games, "games");
+    let report = a.run.install(|| bench::run(&cfg, &progress));
     progress.finish();
-    let report = report?;
-    if a.json {
-        let mut v = serde_json::to_value(&report)?;
-        v["strength"] = json!(a.game.solver.name());
-        println!("{v}");
-    } else {
-        print_bench(&report, a.game.solver.name());
-    }
-    Ok(())
-}
-
-fn print_bench(r: &BenchReport, strength: &str) {
-    println!(
-        "{} ({}x{}/{}), rule {}, first click ({},{}), solver {strength}, {} games, seed {}",
-        r.level, r.width, r.height, r.mines, r.rule, r.first[0], r.first[1], r.games, r.seed
-    );
-    println!(
-        "  wins    {} / {} = {:.2}%  95% CI [{:.2}%, {:.2}%] (Wilson)",
-        r.wins,
-        r.games,
-        100.0 * r.win_rate,
-        100.0 * r.ci95[0],
-        100.0 * r.ci95[1]
-    );
-    println!(
-        "  guesses {:.2} per game, {:.2} per won game (after the first click)",
-        r.guesses_per_game, r.guesses_per_win
-    );
-    println!(
-        "  speed   {} games in {:.2} s: {:.0} games/s on {} thread{}",
-        r.games,
-        r.seconds,
-        r.games_per_sec,
-        r.threads,
-        if r.threads == 1 { "" } else { "s" }
-    );
+    output.emit(&report?)
 }
 
 fn play_cmd(a: PlayArgs) -> Result<()> {
-    let level = a.game.level;
-    let rule = a.game.rule();
-    let first = a.game.first();
-    let board = Board::generate(level, rule, first, a.seed).map_err(bad_input)?;
-    let grid = level.grid();
-    let solver = Solver::new(a.game.solver.config());
+    if a.watch && a.output.json {
+        return Err(bad_input(anyhow!(
+            "--watch and --json cannot be used together"
+        )));
+    }
     let mut watch = a.watch.then(|| Watch::new(a.delay));
-    let mut last_guess: Option<(usize, f64)> = None;
-    let start = Instant::now();
-    let record = play(
-        board.clone(),
-        grid.index(first.0, first.1),
-        &solver,
+    let report = play_seeded(
+        a.game.level,
+        a.game.rule(),
+        a.game.first(),
+        a.seed,
+        a.game.solver.lib(),
         |event| {
-            if let Event::Guess { guess, .. } = &event {
-                last_guess = Some((guess.cell, guess.mine_probability));
-            }
             if let Some(w) = watch.as_mut() {
-                w.show(&event);
+                w.show(event);
             }
         },
-    )
-    .map_err(|e| anyhow!("the solver failed: {e}"))?;
-    let seconds = start.elapsed().as_secs_f64();
-    if a.json {
-        let out = json!({
-            "level": level.name(), "width": level.width, "height": level.height,
-            "mines": level.mines, "rule": rule.name(), "first": [first.0, first.1],
-            "seed": a.seed, "won": record.won, "guesses": record.guesses,
-            "safe_left": record.safe_left, "seconds": seconds,
-            "last_guess": last_guess.map(|(c, p)| json!({"cell": [c % grid.width(), c / grid.width()], "mine_probability": p})),
-        });
-        println!("{out}");
-        return Ok(());
-    }
-    if !a.watch {
-        print!("{}", board.to_text());
-    }
-    println!(
-        "{} ({}x{}/{}), rule {rule}, seed {}: {} after {} guess{}{}",
-        level.name(),
-        level.width,
-        level.height,
-        level.mines,
-        a.seed,
-        if record.won { "won" } else { "lost" },
-        record.guesses,
-        if record.guesses == 1 { "" } else { "es" },
-        if record.won {
-            String::new()
-        } else {
-            format!(" ({} safe cells left)", record.safe_left)
-        }
     );
-    Ok(())
+    let report = report.map_err(|e| match e {
+        PlayError::Board(b) => bad_input(b),
+        e => e.into(),
+    })?;
+    match watch {
+        Some(w) => w
+            .error
+            .map_or(Ok(()), Err)
+            .and_then(|()| print(format_args!("{}\n", report.summary()))),
+        None => a.output.emit(&report),
+    }
 }
 
-/// Redraws the board after every move.
+/// Redraws the board after every move; the first failed write stops it and
+/// is reported at the end.
 struct Watch {
     delay: Duration,
     step: usize,
+    error: Option<anyhow::Error>,
 }
 
 impl Watch {
     fn new(delay_ms: u64) -> Watch {
-        print!("\x1b[2J");
         Watch {
             delay: Duration::from_millis(delay_ms),
             step: 0,
+            error: print("\x1b[2J").err(),
         }
     }
 
     fn show(&mut self, event: &Event) {
+        if self.error.is_some() {
+            return;
+        }
         self.step += 1;
         let mut out = String::from("\x1b[H");
         match event {
@@ -537,8 +319,7 @@ impl Watch {
                 out.push_str(&frame(view, None, None));
             }
         }
-        print!("{out}");
-        let _ = std::io::stdout().flush();
+        self.error = print(out).err();
         std::thread::sleep(self.delay);
     }
 }

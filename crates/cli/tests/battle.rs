@@ -7,7 +7,7 @@ use crate::common::{arcade, arcade_with_input, stderr, stdout};
 fn json_report_has_the_promised_keys() {
     let o = arcade(&[
         "mines", "battle", "--a", "greedy", "--b", "rule", "--games", "20", "--seed", "4",
-        "--board", "9x9/11", "--json",
+        "--level", "9x9/11", "--json",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
@@ -50,7 +50,7 @@ fn json_report_has_the_promised_keys() {
         "20",
         "--seed",
         "4",
-        "--board",
+        "--level",
         "9x9/11",
         "--json",
         "--threads",
@@ -64,7 +64,7 @@ fn json_report_has_the_promised_keys() {
 #[test]
 fn text_report_names_both_players() {
     let o = arcade(&[
-        "mines", "battle", "--a", "rule", "--b", "greedy", "--games", "4", "--board", "6x6/7",
+        "mines", "battle", "--a", "rule", "--b", "greedy", "--games", "4", "--level", "6x6/7",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
@@ -87,7 +87,7 @@ fn human_plays_through_stdin() {
     }
     let o = arcade_with_input(
         &[
-            "mines", "battle", "--a", "human", "--b", "greedy", "--board", "3x3/3", "--seed", "2",
+            "mines", "battle", "--a", "human", "--b", "greedy", "--level", "3x3/3", "--seed", "2",
         ],
         &input,
     );
@@ -103,7 +103,7 @@ fn human_plays_through_stdin() {
 #[test]
 fn human_may_resign_and_input_may_end() {
     let args = [
-        "mines", "battle", "--a", "ev", "--b", "human", "--board", "9x9/11",
+        "mines", "battle", "--a", "ev", "--b", "human", "--level", "9x9/11",
     ];
     let o = arcade_with_input(&args, "quit\n");
     assert!(o.status.success(), "{}", stderr(&o));
@@ -123,16 +123,16 @@ fn bad_arguments_are_one_line_errors() {
             "positive even number",
         ),
         (
-            vec!["--a", "ev", "--b", "rule", "--board", "16x16"],
-            "--board",
+            vec!["--a", "ev", "--b", "rule", "--level", "16x16"],
+            "--level",
         ),
         (
-            vec!["--a", "ev", "--b", "rule", "--board", "4x4/0"],
+            vec!["--a", "ev", "--b", "rule", "--level", "4x4/0"],
             "at least one mine",
         ),
         (
             vec![
-                "--a", "ev", "--b", "rule", "--board", "9x9/10", "--target", "11",
+                "--a", "ev", "--b", "rule", "--level", "9x9/10", "--target", "11",
             ],
             "target 11",
         ),

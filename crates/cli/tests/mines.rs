@@ -2,7 +2,9 @@
 //! computed probabilities, one-line errors with exit status 2 for malformed
 //! and impossible positions, and reproducible `bench` and `play` runs.
 
-use crate::common::{TempFile, arcade, json, stderr};
+use crate::common::{
+    TempFile, arcade, assert_bad_input, assert_full_disk_is_one_line, json, stderr,
+};
 
 use arcade_mines::{Board, Game, Level, Rule};
 
@@ -229,4 +231,124 @@ fn play_is_seeded() {
     assert_eq!(a["won"], b["won"]);
     assert_eq!(a["guesses"], b["guesses"]);
     assert_eq!(a["safe_left"], b["safe_left"]);
+}
+
+/// Issue 30 item 2: a full disk is one line and exit 1, not a panic.
+#[test]
+fn full_disk_is_one_line() {
+    let f = TempFile::new("full.txt", "3 1 1\n1..\n");
+    assert!(assert_full_disk_is_one_line(&[
+        "mines",
+        "analyze",
+        f.path()
+    ]));
+    assert!(assert_full_disk_is_one_line(&[
+        "mines",
+        "analyze",
+        f.path(),
+        "--json"
+    ]));
+    assert_full_disk_is_one_line(&["mines", "bench", "--level", "5x5/2", "--games", "20"]);
+    assert_full_disk_is_one_line(&["mines", "play", "--level", "5x5/2"]);
+}
+
+/// Issue 30 item 10: non-UTF-8 bytes on stdin are bad input (exit 2), as
+/// the same bytes in a file are.
+#[test]
+fn non_utf8_input_is_bad_input_from_stdin_and_from_a_file() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let bytes = b"3 1 1\n1.\xff\n";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arcade"))
+        .args(["mines", "analyze", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(bytes);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("standard input is not UTF-8"),
+        "{}",
+        stderr(&o)
+    );
+    let path = std::env::temp_dir().join(format!("arcade-mines-{}.bin", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    assert_bad_input(
+        &["mines", "analyze", path.to_str().unwrap()],
+        "is not UTF-8",
+    );
+    std::fs::remove_file(&path).unwrap();
+}
+
+/// Issue 30 item 3: a huge game count streams (it runs, in bounded memory,
+/// instead of aborting on a 100 GB allocation), and an absurd one is a
+/// one-line error.
+#[test]
+fn huge_game_counts_stream_and_absurd_ones_are_refused() {
+    for args in [
+        &[
+            "mines",
+            "bench",
+            "--level",
+            "5x5/2",
+            "--games",
+            "4294967296",
+            "-q",
+        ][..],
+        &[
+            "mines",
+            "battle",
+            "--a",
+            "rule",
+            "--b",
+            "rule",
+            "--level",
+            "5x5/2",
+            "--games",
+            "4294967296",
+            "-q",
+        ],
+    ] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arcade"))
+            .args(args)
+            .args(["--threads", "1"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let status = child.try_wait().unwrap();
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(status.is_none(), "{args:?} ended early: {status:?}");
+    }
+    assert_bad_input(
+        &["mines", "bench", "--games", "18446744073709551615"],
+        "expected a whole number from 1 to",
+    );
+    assert_bad_input(
+        &[
+            "mines",
+            "battle",
+            "--a",
+            "rule",
+            "--b",
+            "rule",
+            "--games",
+            "18446744073709551615",
+        ],
+        "expected a whole number from 1 to",
+    );
+}
+
+#[test]
+fn bench_json_names_the_solver_strength() {
+    let a = json(&arcade(&[
+        "mines", "bench", "--level", "5x5/2", "--games", "10", "--solver", "fast", "--json",
+    ]));
+    assert_eq!(a["strength"], "fast");
+    assert_eq!(a["solver"]["candidates"], 0);
 }

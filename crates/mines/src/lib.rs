@@ -10,6 +10,7 @@
 //! - [`solver`]: the guess policy (lookahead, progress tie-breaks),
 //!   [`fifty`], forced 50/50s to guess at once, and [`endgame`], exhaustive
 //!   search for the move most likely to win;
+//! - [`report`]: one position analysed for display ([`analyze_report`]);
 //! - [`play`]: a whole game; [`bench`]: seeded win-rate benchmarks;
 //! - [`reference`]: brute-force enumeration the engine is tested against.
 
@@ -28,6 +29,7 @@ pub mod play;
 pub mod position;
 pub mod probability;
 pub mod reference;
+pub mod report;
 pub mod solver;
 
 pub use board::{Board, Level, Rule};
@@ -37,4 +39,5 @@ pub use grid::Grid;
 pub use outcome::{Outcome, outcomes};
 pub use position::{Cell, Position};
 pub use probability::{Analysis, analyze};
+pub use report::{AnalyzeReport, analyze_report};
 pub use solver::{Config, Guess, Solver};

@@ -1,13 +1,17 @@
 //! Playing a whole game: the first click, then local deductions, then the
 //! exact engine, then a guess, until the game is won or lost.
 
-use crate::board::Board;
+use crate::board::{Board, BoardError, Level, Rule};
 use crate::deduce::deduce;
 use crate::frontier::SolveError;
 use crate::game::{Game, Status};
 use crate::position::{Cell, Position};
 use crate::probability::{Analysis, analyze_settled};
-use crate::solver::{Guess, Solver};
+use crate::solver::{Guess, Solver, Strength};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::time::Instant;
+use thiserror::Error;
 
 /// Something that happened in a game, for display.
 pub enum Event<'a> {
@@ -113,9 +117,149 @@ pub fn play_on(
     Ok(record)
 }
 
+/// The position with the certain mines flagged, as a player in a game sees
+/// it: the solver looks ahead from there.
+pub fn flag_certain(pos: &Position, analysis: &Analysis) -> Position {
+    let mut view = pos.clone();
+    for &m in analysis.mines() {
+        view.set(m, Cell::Mine);
+    }
+    view
+}
+
+/// The move to play in `pos`: the first certainly safe cell if there is one,
+/// else the solver's guess; `None` when every hidden cell is a mine. A game
+/// ([`play_on`]) makes the same choice, revealing every safe cell at once.
+pub fn next_move(
+    pos: &Position,
+    analysis: &Analysis,
+    solver: &Solver,
+) -> Result<Option<usize>, SolveError> {
+    if let Some(&s) = analysis.safe().first() {
+        return Ok(Some(s));
+    }
+    if analysis.hidden().all(|(_, p)| p >= 1.0) {
+        return Ok(None);
+    }
+    Ok(Some(
+        solver.guess(&flag_certain(pos, analysis), analysis)?.cell,
+    ))
+}
+
 /// Copies newly revealed numbers from the game into the player's view.
 fn sync(view: &mut Position, game: &Position, opened: &[usize]) {
     for &c in opened {
         view.set(c, game.cell(c));
+    }
+}
+
+/// One seeded game, as `arcade mines play --json` prints it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayReport {
+    pub level: String,
+    pub width: usize,
+    pub height: usize,
+    pub mines: usize,
+    pub rule: Rule,
+    pub first: [usize; 2],
+    pub seed: u64,
+    pub won: bool,
+    pub guesses: u32,
+    pub safe_left: u32,
+    pub seconds: f64,
+    /// The last guess of the game, if any.
+    pub last_guess: Option<LastGuess>,
+    /// The layout as text (not serialised; the text form shows it).
+    #[serde(skip)]
+    pub layout: String,
+}
+
+/// A guess: the cell `[x, y]` and its mine probability.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LastGuess {
+    pub cell: [usize; 2],
+    pub mine_probability: f64,
+}
+
+/// Plays the layout of `seed` from the first click `first` (`(x, y)`);
+/// `observe` sees every step (a terminal animation, a web stream).
+pub fn play_seeded(
+    level: Level,
+    rule: Rule,
+    first: (usize, usize),
+    seed: u64,
+    strength: Strength,
+    mut observe: impl FnMut(&Event),
+) -> Result<PlayReport, PlayError> {
+    let board = Board::generate(level, rule, first, seed)?;
+    let grid = level.grid();
+    let layout = board.to_text();
+    let mut last_guess = None;
+    let start = Instant::now();
+    let solver = Solver::new(strength.config());
+    let record = play(board, grid.index(first.0, first.1), &solver, |event| {
+        if let Event::Guess { guess, .. } = &event {
+            let (x, y) = grid.coords(guess.cell);
+            last_guess = Some(LastGuess {
+                cell: [x, y],
+                mine_probability: guess.mine_probability,
+            });
+        }
+        observe(&event);
+    })?;
+    Ok(PlayReport {
+        level: level.name(),
+        width: level.width,
+        height: level.height,
+        mines: level.mines,
+        rule,
+        first: [first.0, first.1],
+        seed,
+        won: record.won,
+        guesses: record.guesses,
+        safe_left: record.safe_left,
+        seconds: start.elapsed().as_secs_f64(),
+        last_guess,
+        layout,
+    })
+}
+
+/// Why a game could not be played.
+#[derive(Debug, Error)]
+pub enum PlayError {
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    #[error("the solver failed: {0}")]
+    Solve(#[from] SolveError),
+}
+
+impl PlayReport {
+    /// The one-line outcome.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} ({}x{}/{}), rule {}, seed {}: {} after {} guess{}{}",
+            self.level,
+            self.width,
+            self.height,
+            self.mines,
+            self.rule,
+            self.seed,
+            if self.won { "won" } else { "lost" },
+            self.guesses,
+            if self.guesses == 1 { "" } else { "es" },
+            if self.won {
+                String::new()
+            } else {
+                format!(" ({} safe cells left)", self.safe_left)
+            }
+        )
+    }
+}
+
+/// The layout, then the outcome.
+impl fmt::Display for PlayReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.layout)?;
+        writeln!(f, "{}", self.summary())
     }
 }

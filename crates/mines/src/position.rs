@@ -7,6 +7,10 @@
 //! `.` hidden, `0`–`8` a revealed number, `*` a known mine.
 
 use crate::grid::{Grid, MAX_SIDE};
+
+/// Largest position file read: a 1000×1000 board (the largest grid) takes
+/// about 1 MB, so 16 MiB leaves room for comments and still bounds memory.
+pub const MAX_POSITION_BYTES: u64 = 16 << 20;
 use std::fmt::Write as _;
 use thiserror::Error;
 

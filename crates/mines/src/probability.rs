@@ -124,9 +124,9 @@ pub(crate) fn ln_binomial(n: usize, k: usize) -> f64 {
         .sum()
 }
 
-/// Relative weights `C(rest, left − m)` for `m` in `lo..hi`, scaled so the
-/// largest is 1, and the natural log of that largest weight.
-fn rest_weights(rest: usize, left: usize, lo: usize, hi: usize) -> (Poly, f64) {
+/// Relative tilted weights `C(rest, left − m) · ρ^−m` for `m` in `lo..hi`,
+/// scaled so the largest is 1, and the natural log of that largest weight.
+fn rest_weights(rest: usize, left: usize, lo: usize, hi: usize, ln_rho: f64) -> (Poly, f64) {
     // Feasible: 0 ≤ left − m ≤ rest.
     let mut ln = vec![f64::NEG_INFINITY; hi - lo];
     let first = lo.max(left.saturating_sub(rest));
@@ -142,16 +142,53 @@ fn rest_weights(rest: usize, left: usize, lo: usize, hi: usize) -> (Poly, f64) {
     }
     // Walk m upwards: C(R, k−1) = C(R, k) · k / (R − k + 1) with k = left − m.
     let mut acc = 0.0;
-    ln[first - lo] = 0.0;
+    ln[first - lo] = -(first as f64) * ln_rho;
     for m in first + 1..last {
         let k = left - (m - 1);
         acc += (k as f64 / (rest - k + 1) as f64).ln();
-        ln[m - lo] = acc;
+        ln[m - lo] = acc - m as f64 * ln_rho;
     }
-    let max = ln.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-    let w = ln.iter().map(|&l| (l - max).exp()).collect();
+    let (w, max) = exp_relative(&ln);
     let ln_first = ln_binomial(rest, left - first);
     (Poly { lo, w }, ln_first + max)
+}
+
+/// `exp(l − max)` of log weights, and `max` (0 when all are −∞).
+fn exp_relative(ln: &[f64]) -> (Vec<f64>, f64) {
+    let max = ln.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    if max == f64::NEG_INFINITY {
+        return (vec![0.0; ln.len()], 0.0);
+    }
+    (ln.iter().map(|&l| (l - max).exp()).collect(), max)
+}
+
+/// `w[m] · ρ^m` rescaled to a maximum of 1, and the log of the factor removed.
+fn tilt(poly: &Poly, ln_rho: f64) -> (Poly, f64) {
+    if ln_rho == 0.0 {
+        return (poly.clone(), 0.0);
+    }
+    let ln: Vec<f64> = poly
+        .w
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| x.ln() + (poly.lo + i) as f64 * ln_rho)
+        .collect();
+    let (w, max) = exp_relative(&ln);
+    (Poly { lo: poly.lo, w }, max)
+}
+
+/// The log of the tilt `ρ` that centres the combination: the odds of a mine
+/// at the average density of the unknown cells. Any `ρ` gives the same exact
+/// result (`ρ^m` of the frontier cancels `ρ^−m` of the rest); this one keeps
+/// the frontier weights and the rest weights peaked at the same mine count,
+/// so their product does not underflow on big dense boards.
+fn tilt_for(unknown: usize, left: usize) -> f64 {
+    if unknown == 0 {
+        return 0.0;
+    }
+    let n = unknown as f64;
+    let d = (left as f64 / n).clamp(0.5 / n, 1.0 - 0.5 / n);
+    (d / (1.0 - d)).ln()
 }
 
 /// Exact mine probabilities of every hidden cell.
@@ -255,32 +292,72 @@ pub(crate) fn finish(
 }
 
 /// The components combined through the rest weights.
+///
+/// Frontier weights are tilted by `ρ^m` and the rest weights by `ρ^−m` (see
+/// [`tilt_for`]); every product of one frontier total with the rest is
+/// unchanged, but both sides now peak near the same total. Untilted, each
+/// side scaled to a maximum of 1 can peak thousands of mines apart on a big
+/// dense board, and their product underflowed to a false contradiction.
 struct Combined {
-    /// prefix[c]: convolution of components `0..c` (scaled).
+    /// prefix[c]: convolution of tilted components `0..c` (scaled).
     prefix: Vec<Poly>,
-    /// suffix_worth[c][m]: worth of components `0..=c` holding `m` mines,
-    /// summed over the later components and the rest.
+    /// suffix_worth[c][m]: tilted worth of components `0..=c` holding `m`
+    /// mines, summed over the later components and the rest.
     suffix_worth: Vec<Poly>,
     rest: Poly,
     rest_cells: usize,
     left: usize,
+    ln_rho: f64,
+    /// The largest term of the total (both sides scaled to a maximum of 1).
+    peak: f64,
     ln_total: f64,
 }
 
+/// Below this, the largest product of frontier and rest weights may have
+/// lost terms to underflow, and the combination is redone tilted.
+const TILT_BELOW: f64 = 1e-100;
+
 impl Combined {
+    /// Untilted first (the common case, and bit for bit the plain sum), then
+    /// tilted if the frontier and the rest peak too far apart.
     fn new(frontier: &Frontier, counted: &[Counted]) -> Result<Combined, SolveError> {
-        let mut prefix = vec![Poly::one()];
-        let mut ln_scale = 0.0;
-        for k in counted {
-            let mut next = prefix.last().expect("prefix").convolve(&k.weights);
-            ln_scale += next.normalise() + k.ln_scale;
-            prefix.push(next);
+        let plain = Combined::tilted(frontier, counted, 0.0);
+        if let Ok(c) = &plain
+            && c.peak >= TILT_BELOW
+        {
+            return plain;
         }
-        let all = prefix.last().expect("prefix");
+        let frontier_cells: usize = frontier.groups.iter().map(|g| g.cells.len()).sum();
+        let ln_rho = tilt_for(frontier_cells + frontier.rest.len(), frontier.mines_left);
+        Combined::tilted(frontier, counted, ln_rho)
+    }
+
+    fn tilted(
+        frontier: &Frontier,
+        counted: &[Counted],
+        ln_rho: f64,
+    ) -> Result<Combined, SolveError> {
         let rest_cells = frontier.rest.len();
         let left = frontier.mines_left;
-        let (rest, ln_rest) = rest_weights(rest_cells, left, all.lo, all.hi());
+        let mut prefix = vec![Poly::one()];
+        let mut tilted = Vec::with_capacity(counted.len());
+        let mut ln_scale = 0.0;
+        for k in counted {
+            let (t, ln_t) = tilt(&k.weights, ln_rho);
+            let mut next = prefix.last().expect("prefix").convolve(&t);
+            ln_scale += next.normalise() + k.ln_scale + ln_t;
+            prefix.push(next);
+            tilted.push(t);
+        }
+        let all = prefix.last().expect("prefix");
+        let (rest, ln_rest) = rest_weights(rest_cells, left, all.lo, all.hi(), ln_rho);
         let total: f64 = all.w.iter().zip(&rest.w).map(|(a, b)| a * b).sum();
+        let peak = all
+            .w
+            .iter()
+            .zip(&rest.w)
+            .map(|(a, b)| a * b)
+            .fold(0.0, f64::max);
         if total <= 0.0 {
             let min = all.lo + all.w.iter().position(|&x| x > 0.0).unwrap_or(0);
             let max = all.lo + all.w.iter().rposition(|&x| x > 0.0).unwrap_or(0);
@@ -297,7 +374,7 @@ impl Combined {
         for c in (0..counted.len()).rev() {
             suffix_worth[c] = worth.clone();
             let below = &prefix[c];
-            let w = &counted[c].weights;
+            let w = &tilted[c];
             // New domain: mines of components 0..c, i.e. prefix[c]'s range.
             let mut next = Poly {
                 lo: below.lo,
@@ -323,55 +400,76 @@ impl Combined {
             rest,
             rest_cells,
             left,
+            ln_rho,
+            peak,
             ln_total: total.ln() + ln_scale + ln_rest,
         })
     }
 
-    /// `h[m]`: the global worth of component `c` holding `m` mines.
+    /// `h[m]`: the global worth of component `c` holding `m` mines, for its
+    /// own untilted weights `own`.
     fn worth(&self, c: usize, own: &Poly) -> Poly {
         let below = &self.prefix[c];
         let after = &self.suffix_worth[c];
-        let mut h = Poly {
-            lo: own.lo,
-            w: vec![0.0; own.w.len()],
-        };
-        for (i, v) in h.w.iter_mut().enumerate() {
-            let m = own.lo + i;
-            let mut acc = 0.0;
-            for (j, &a) in below.w.iter().enumerate() {
-                let t = below.lo + j + m;
-                if t >= after.lo && t < after.hi() {
-                    acc += a * after.w[t - after.lo];
-                }
+        if self.ln_rho == 0.0 {
+            let mut h = Poly {
+                lo: own.lo,
+                w: vec![0.0; own.w.len()],
+            };
+            for (i, v) in h.w.iter_mut().enumerate() {
+                *v = dot_shifted(below, after, own.lo + i);
             }
-            *v = acc;
+            h.normalise();
+            return h;
         }
-        h.normalise();
-        h
+        let mut ln = vec![f64::NEG_INFINITY; own.w.len()];
+        for (i, v) in ln.iter_mut().enumerate() {
+            let m = own.lo + i;
+            // Undo the tilt: the tilted worth pairs with `own · ρ^m`.
+            *v = dot_shifted(below, after, m).ln() + m as f64 * self.ln_rho;
+        }
+        Poly {
+            lo: own.lo,
+            w: exp_relative(&ln).0,
+        }
     }
 
-    /// Mine probability of a cell away from the frontier.
+    /// Mine probability of a cell away from the frontier: exactly 0 or 1
+    /// when every feasible frontier total leaves the rest no mine or full.
     fn rest_probability(&self) -> f64 {
         let all = self.prefix.last().expect("prefix");
         let (mut num, mut den) = (0.0, 0.0);
+        let (mut none, mut full) = (true, true);
         for (i, (&a, &r)) in all.w.iter().zip(&self.rest.w).enumerate() {
-            let m = all.lo + i;
             let w = a * r;
-            den += w;
             if w > 0.0 {
-                num += w * (self.left - m) as f64 / self.rest_cells as f64;
+                let k = self.left - (all.lo + i);
+                none &= k == 0;
+                full &= k == self.rest_cells;
+                num += w * k as f64 / self.rest_cells as f64;
+                den += w;
             }
         }
-        let p = num / den;
-        // Exactly 0 or 1 when every feasible total agrees.
-        if num == 0.0 {
+        if none {
             0.0
-        } else if num == den {
+        } else if full {
             1.0
         } else {
-            p
+            num / den
         }
     }
+}
+
+/// `Σ_j below[j] · after[j + m]` over the mine counts both cover.
+fn dot_shifted(below: &Poly, after: &Poly, m: usize) -> f64 {
+    let mut acc = 0.0;
+    for (j, &a) in below.w.iter().enumerate() {
+        let t = below.lo + j + m;
+        if t >= after.lo && t < after.hi() {
+            acc += a * after.w[t - after.lo];
+        }
+    }
+    acc
 }
 
 #[cfg(test)]

@@ -65,12 +65,6 @@ pub struct Config {
     pub endgame_limit: usize,
     /// Search states the endgame search may visit before giving up.
     pub endgame_budget: usize,
-    /// Bonus for the chance a guess brings progress: the lookahead score is
-    /// multiplied by `1 + progress_weight · P(progress)`.
-    pub progress_weight: f64,
-    /// How much a position that needs another guess is worth next to one
-    /// with a safe cell, per unit of its best safety.
-    pub next_guess_factor: f64,
     /// The best this many one-reveal candidates are scored two reveals
     /// ahead (0: none); see [`Solver::guess`].
     #[serde(default)]
@@ -117,8 +111,6 @@ impl Config {
             tolerance: 0.0,
             endgame_limit: 0,
             endgame_budget: 0,
-            progress_weight: 0.0,
-            next_guess_factor: 1.0,
             deep_candidates: 0,
             deep_inner: 0,
             deep_margin: 0.0,
@@ -139,8 +131,6 @@ impl Config {
             tolerance: 0.1,
             endgame_limit: 64,
             endgame_budget: 20_000,
-            progress_weight: 0.0,
-            next_guess_factor: 1.0,
             deep_candidates: 0,
             deep_inner: 0,
             deep_margin: 0.0,
@@ -162,8 +152,6 @@ impl Config {
             tolerance: 0.1,
             endgame_limit: 2048,
             endgame_budget: 600_000,
-            progress_weight: 0.0,
-            next_guess_factor: 1.0,
             deep_candidates: 3,
             deep_inner: 4,
             deep_margin: 0.01,
@@ -172,6 +160,36 @@ impl Config {
             leaf_clicks: 2,
             outside_candidates: 1,
             skip_dead: true,
+        }
+    }
+}
+
+/// The named solver settings a user picks from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Strength {
+    /// [`Config::fast`].
+    Fast,
+    /// [`Config::standard`].
+    Standard,
+    /// [`Config::strong`].
+    Strong,
+}
+
+impl Strength {
+    pub fn config(self) -> Config {
+        match self {
+            Strength::Fast => Config::fast(),
+            Strength::Standard => Config::standard(),
+            Strength::Strong => Config::strong(),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Strength::Fast => "fast",
+            Strength::Standard => "standard",
+            Strength::Strong => "strong",
         }
     }
 }
@@ -306,7 +324,7 @@ impl Solver {
             let p = analysis.probability(cell).expect("hidden");
             // The score is at most the chance of surviving this guess, and
             // candidates come safest first.
-            if (1.0 - p) * (1.0 + cfg.progress_weight) < best - slack {
+            if 1.0 - p < best - slack {
                 break;
             }
             let Some(outs) = outcomes_within_limits(pos, cell)? else {
@@ -323,7 +341,7 @@ impl Solver {
                 };
                 survive += o.probability * next_safe;
             }
-            let score = (1.0 - p) * survive * (1.0 + cfg.progress_weight * progress);
+            let score = (1.0 - p) * survive;
             if cfg.skip_dead && is_dead {
                 dead.push((score, (1.0 - p) * progress, cell));
                 continue;
@@ -430,9 +448,9 @@ impl Solver {
     }
 
     /// The lookahead's value of a position that needs a guess: its best
-    /// safety, weighted by `next_guess_factor`.
+    /// safety.
     fn guess_value(&self, analysis: &Analysis) -> f64 {
-        self.config.next_guess_factor * (1.0 - analysis.min_probability())
+        1.0 - analysis.min_probability()
     }
 
     /// Hidden cells within the tolerance of the lowest probability, best

@@ -260,3 +260,48 @@ fn search_opens_in_the_interior() {
         );
     }
 }
+
+/// Shards merge exactly: games 0..k plus k..n give the counts of 0..n,
+/// split inside a 4,096-game block and on its boundary.
+#[test]
+fn match_shards_merge_exactly() {
+    use arcade_mines::battle::arena::{MatchReport, run_range};
+    let cfg = MatchConfig {
+        rules: "5x5/5".parse().unwrap(),
+        a: Ai::Greedy,
+        b: Ai::Rule,
+        games: 4200,
+        seed: 5,
+    };
+    let hidden = Progress::hidden();
+    let whole = run_range(&cfg, 0..4200, &hidden).unwrap();
+    assert_eq!(whole.games, 4200);
+    assert!(whole.a_wins > 0 && whole.b_wins > 0);
+    for k in [1000, 4096] {
+        let mut left = run_range(&cfg, 0..k, &hidden).unwrap();
+        left.merge(&run_range(&cfg, k..4200, &hidden).unwrap());
+        assert_eq!(left, whole, "split at {k}");
+        assert_eq!(
+            MatchReport::new(&cfg, &left, 1.0, 1),
+            MatchReport::new(&cfg, &whole, 1.0, 1)
+        );
+    }
+}
+
+/// A human game and game 0 of the arena use the same layout and AI streams.
+#[test]
+fn layout_seeds_pair_the_seatings() {
+    use arcade_mines::battle::arena::{game_setup, layout_seed};
+    let cfg = MatchConfig {
+        rules: Rules::default(),
+        a: Ai::Greedy,
+        b: Ai::Rule,
+        games: 10,
+        seed: 9,
+    };
+    for i in 0..10 {
+        assert_eq!(game_setup(&cfg, i).0, layout_seed(9, i));
+    }
+    assert_eq!(layout_seed(9, 0), arcade_core::derive_seed(9, 0));
+    assert_eq!(layout_seed(9, 7), arcade_core::derive_seed(9, 3));
+}

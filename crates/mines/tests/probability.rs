@@ -2,10 +2,9 @@
 //! small positions: every probability, the certain cells, the number of
 //! arrangements, and contradictions exactly when no arrangement exists.
 
-
+use crate::common::random_position;
 use arcade_mines::reference::brute_force;
 use arcade_mines::{Cell, Position, analyze, outcomes};
-use crate::common::random_position;
 use proptest::prelude::*;
 
 fn check(pos: &Position) -> Result<(), TestCaseError> {
@@ -62,6 +61,21 @@ proptest! {
     fn probabilities_equal_brute_force(seed in any::<u64>()) {
         check(&random_position(seed, 14, false))?;
     }
+}
+
+#[test]
+fn cells_away_from_the_numbers_that_must_all_be_mines_are_certain() {
+    // Proptest seed 10725568778841041311: every arrangement fills the three
+    // cells next to no number, but `(w · 3) / 3` summed over the totals was
+    // 0.9999999999999999, so they were missing from the certain mines.
+    let pos = Position::parse("4 5 9\n12..\n*...\n.4..\n..21\n....\n").unwrap();
+    let a = analyze(&pos).unwrap();
+    for (x, y) in [(3, 0), (3, 1), (0, 4)] {
+        let c = pos.grid().index(x, y);
+        assert_eq!(a.probability(c), Some(1.0));
+        assert!(a.mines().contains(&c), "({x}, {y})");
+    }
+    check(&pos).unwrap();
 }
 
 #[test]

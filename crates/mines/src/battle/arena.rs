@@ -5,10 +5,12 @@ use super::ai::Ai;
 use super::rules::{Battle, Rules, Turn};
 use crate::frontier::SolveError;
 use arcade_core::progress::Progress;
-use arcade_core::runner::run_episodes;
+use arcade_core::runner::fold_episodes;
 use arcade_core::stats::wilson95;
 use arcade_core::{Rng, derive_seed};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::ops::Range;
 use std::time::Instant;
 use thiserror::Error;
 
@@ -22,6 +24,23 @@ pub struct GameResult {
     pub moves: usize,
 }
 
+/// The layout seed of game `game` of a match with master seed `master`: both
+/// seatings of a layout (games `2j` and `2j + 1`) share layout `j`. A human
+/// game, a web game and the arena all start from here, so they agree.
+pub fn layout_seed(master: u64, game: u64) -> u64 {
+    derive_seed(master, game / 2)
+}
+
+/// The random streams of the two seats on the layout of `seed`. Each seat
+/// draws from its own stream, so a player's random choices do not depend on
+/// what the other player drew.
+pub fn seat_rngs(seed: u64) -> [Rng; 2] {
+    [
+        Rng::new(derive_seed(seed, 1)),
+        Rng::new(derive_seed(seed, 2)),
+    ]
+}
+
 /// Plays one game of `players[0]` (moving first) against `players[1]` on
 /// the layout of `seed`; `observe` sees the game after every move.
 pub fn play_game(
@@ -31,12 +50,7 @@ pub fn play_game(
     mut observe: impl FnMut(&Battle, usize, &Turn),
 ) -> Result<GameResult, SolveError> {
     let mut battle = Battle::new(rules, rules.board(seed));
-    // Each seat draws from its own stream, so a player's random choices do
-    // not depend on what the other player drew.
-    let mut rngs = [
-        Rng::new(derive_seed(seed, 1)),
-        Rng::new(derive_seed(seed, 2)),
-    ];
+    let mut rngs = seat_rngs(seed);
     let mut moves = 0;
     while !battle.is_over() {
         let seat = battle.to_move();
@@ -59,19 +73,60 @@ pub struct MatchConfig {
     pub a: Ai,
     pub b: Ai,
     /// Games in all: layout `i / 2`, with `a` first in even games.
-    pub games: usize,
+    pub games: u64,
     /// Layout `j` is that of seed `derive_seed(seed, j)`.
     pub seed: u64,
 }
 
+/// Counts over a range of games: merge consecutive ranges exactly.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchPartial {
+    pub games: u64,
+    pub a_wins: u64,
+    pub b_wins: u64,
+    pub draws: u64,
+    pub first_wins: u64,
+    pub mines_a: u64,
+    pub mines_b: u64,
+    pub moves: u64,
+}
+
+impl MatchPartial {
+    fn push(&mut self, r: &GameResult, a_first: bool) {
+        let a_seat = usize::from(!a_first);
+        self.games += 1;
+        self.mines_a += r.scores[a_seat] as u64;
+        self.mines_b += r.scores[1 - a_seat] as u64;
+        self.moves += r.moves as u64;
+        match r.winner {
+            Some(w) if w == a_seat => self.a_wins += 1,
+            Some(_) => self.b_wins += 1,
+            None => self.draws += 1,
+        }
+        self.first_wins += u64::from(r.winner == Some(0));
+    }
+
+    /// Appends `other`, the games after this partial's.
+    pub fn merge(&mut self, o: &MatchPartial) {
+        self.games += o.games;
+        self.a_wins += o.a_wins;
+        self.b_wins += o.b_wins;
+        self.draws += o.draws;
+        self.first_wins += o.first_wins;
+        self.mines_a += o.mines_a;
+        self.mines_b += o.mines_b;
+        self.moves += o.moves;
+    }
+}
+
 /// The result, as `arcade mines battle --json` prints it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MatchReport {
     pub a: String,
     pub b: String,
     pub board: String,
     pub target: usize,
-    pub games: usize,
+    pub games: u64,
     pub seed: u64,
     pub a_wins: u64,
     pub b_wins: u64,
@@ -92,15 +147,15 @@ pub struct MatchReport {
 #[derive(Debug, Error)]
 #[error("game {game} (seed {seed}): {error}")]
 pub struct MatchError {
-    pub game: usize,
+    pub game: u64,
     pub seed: u64,
     pub error: SolveError,
 }
 
 /// The layout seed and seats of game `i`: `a` is seat 0 in even games.
-pub fn game_setup(cfg: &MatchConfig, i: usize) -> (u64, [Ai; 2], bool) {
-    let seed = derive_seed(cfg.seed, (i / 2) as u64);
-    let a_first = i.is_multiple_of(2);
+pub fn game_setup(cfg: &MatchConfig, i: u64) -> (u64, [Ai; 2], bool) {
+    let seed = layout_seed(cfg.seed, i);
+    let a_first = i % 2 == 0;
     let seats = if a_first {
         [cfg.a, cfg.b]
     } else {
@@ -109,57 +164,118 @@ pub fn game_setup(cfg: &MatchConfig, i: usize) -> (u64, [Ai; 2], bool) {
     (seed, seats, a_first)
 }
 
+/// Plays games `range` of the match on the current rayon pool, streaming.
+pub fn run_range(
+    cfg: &MatchConfig,
+    range: Range<u64>,
+    progress: &Progress,
+) -> Result<MatchPartial, MatchError> {
+    let mut partial = MatchPartial::default();
+    let mut failure = None;
+    fold_episodes(
+        range,
+        cfg.seed,
+        progress,
+        |i, _| {
+            let (seed, seats, a_first) = game_setup(cfg, i);
+            play_game(cfg.rules, seats, seed, |_, _, _| {})
+                .map(|r| (r, a_first))
+                .map_err(|error| MatchError {
+                    game: i,
+                    seed,
+                    error,
+                })
+        },
+        |_, r| match r {
+            Ok((r, a_first)) if failure.is_none() => partial.push(&r, a_first),
+            Ok(_) => {}
+            Err(e) => {
+                failure.get_or_insert(e);
+            }
+        },
+    );
+    failure.map_or(Ok(partial), Err)
+}
+
 /// Plays the match on the current rayon pool.
 pub fn run_match(cfg: &MatchConfig, progress: &Progress) -> Result<MatchReport, MatchError> {
     let start = Instant::now();
-    let results = run_episodes(cfg.games, cfg.seed, progress, |i, _| {
-        let (seed, seats, a_first) = game_setup(cfg, i);
-        play_game(cfg.rules, seats, seed, |_, _, _| {})
-            .map(|r| (r, a_first))
-            .map_err(|error| MatchError {
-                game: i,
-                seed,
-                error,
-            })
-    });
+    let partial = run_range(cfg, 0..cfg.games, progress)?;
     let seconds = start.elapsed().as_secs_f64();
-    let (mut a_wins, mut b_wins, mut draws, mut first_wins) = (0u64, 0u64, 0u64, 0u64);
-    let (mut mines_a, mut mines_b, mut moves) = (0usize, 0usize, 0usize);
-    for r in results {
-        let (r, a_first) = r?;
-        let a_seat = if a_first { 0 } else { 1 };
-        mines_a += r.scores[a_seat];
-        mines_b += r.scores[1 - a_seat];
-        moves += r.moves;
-        match r.winner {
-            Some(w) if w == a_seat => a_wins += 1,
-            Some(_) => b_wins += 1,
-            None => draws += 1,
-        }
-        first_wins += u64::from(r.winner == Some(0));
-    }
-    let n = cfg.games.max(1) as f64;
-    Ok(MatchReport {
-        a: cfg.a.name().into(),
-        b: cfg.b.name().into(),
-        board: format!(
-            "{}x{}/{}",
-            cfg.rules.level.width, cfg.rules.level.height, cfg.rules.level.mines
-        ),
-        target: cfg.rules.target,
-        games: cfg.games,
-        seed: cfg.seed,
-        a_wins,
-        b_wins,
-        draws,
-        a_win_rate: a_wins as f64 / n,
-        ci95: wilson95(a_wins, cfg.games as u64).as_array(),
-        first_wins,
-        mean_mines_a: mines_a as f64 / n,
-        mean_mines_b: mines_b as f64 / n,
-        mean_moves: moves as f64 / n,
+    Ok(MatchReport::new(
+        cfg,
+        &partial,
         seconds,
-        games_per_sec: cfg.games as f64 / seconds,
-        threads: rayon::current_num_threads(),
-    })
+        rayon::current_num_threads(),
+    ))
+}
+
+impl MatchReport {
+    /// Rates and means of the games counted in `p`.
+    pub fn new(cfg: &MatchConfig, p: &MatchPartial, seconds: f64, threads: usize) -> MatchReport {
+        let n = p.games.max(1) as f64;
+        MatchReport {
+            a: cfg.a.name().into(),
+            b: cfg.b.name().into(),
+            board: format!(
+                "{}x{}/{}",
+                cfg.rules.level.width, cfg.rules.level.height, cfg.rules.level.mines
+            ),
+            target: cfg.rules.target,
+            games: p.games,
+            seed: cfg.seed,
+            a_wins: p.a_wins,
+            b_wins: p.b_wins,
+            draws: p.draws,
+            a_win_rate: p.a_wins as f64 / n,
+            ci95: wilson95(p.a_wins, p.games).as_array(),
+            first_wins: p.first_wins,
+            mean_mines_a: p.mines_a as f64 / n,
+            mean_mines_b: p.mines_b as f64 / n,
+            mean_moves: p.moves as f64 / n,
+            seconds,
+            games_per_sec: p.games as f64 / seconds,
+            threads,
+        }
+    }
+}
+
+impl fmt::Display for MatchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = self;
+        writeln!(
+            f,
+            "{} vs {} on {} (first to {}), {} games with seats alternating, seed {}",
+            r.a, r.b, r.board, r.target, r.games, r.seed
+        )?;
+        writeln!(
+            f,
+            "  {} wins {} / {} = {:.2}%  95% CI [{:.2}%, {:.2}%] (Wilson)",
+            r.a,
+            r.a_wins,
+            r.games,
+            100.0 * r.a_win_rate,
+            100.0 * r.ci95[0],
+            100.0 * r.ci95[1]
+        )?;
+        writeln!(
+            f,
+            "  {} wins {}, draws {}; whoever moved first won {}",
+            r.b, r.b_wins, r.draws, r.first_wins
+        )?;
+        writeln!(
+            f,
+            "  mines   {} {:.2}, {} {:.2} a game; {:.1} clicks a game",
+            r.a, r.mean_mines_a, r.b, r.mean_mines_b, r.mean_moves
+        )?;
+        writeln!(
+            f,
+            "  speed   {} games in {:.2} s: {:.1} games/s on {} thread{}",
+            r.games,
+            r.seconds,
+            r.games_per_sec,
+            r.threads,
+            if r.threads == 1 { "" } else { "s" }
+        )
+    }
 }

@@ -1,0 +1,224 @@
+//! The analysis of one position as a report: what `arcade mines analyze`
+//! prints, the web arena's probability overlay and hint, and Python's
+//! `analyze` all come from [`analyze_report`].
+
+use crate::fifty::forced_guess;
+use crate::frontier::SolveError;
+use crate::play::{flag_certain, next_move};
+use crate::position::{Cell, Position};
+use crate::probability::analyze;
+use crate::solver::{Config, Solver};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::time::Instant;
+
+/// Cell coordinates `[x, y]` (column, row from 0).
+pub type Xy = [usize; 2];
+
+/// Exact probabilities of a position, its certain cells and the move to play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AnalyzeReport {
+    pub width: usize,
+    pub height: usize,
+    /// Mines on the whole board.
+    pub mines: usize,
+    /// `probabilities[y][x]`: mine probability of a hidden cell, `null` for
+    /// numbers and known mines.
+    pub probabilities: Vec<Vec<Option<f64>>>,
+    /// Hidden cells safe in every arrangement.
+    pub safe: Vec<Xy>,
+    /// Hidden cells that are mines in every arrangement.
+    pub mines_certain: Vec<Xy>,
+    /// The recommended move (a safe cell if any, else the solver's guess);
+    /// `null` when every hidden cell is a mine.
+    pub best: Option<Xy>,
+    pub best_probability: Option<f64>,
+    /// Two cells no later reveal can tell apart: guess one now.
+    pub forced_fifty_fifty: Option<Vec<Xy>>,
+    /// Natural log of the number of arrangements agreeing with the position.
+    pub arrangements_ln: f64,
+    pub seconds: f64,
+    /// The position's rows as given, for the text form (not serialised).
+    #[serde(skip)]
+    pub rows: Vec<String>,
+}
+
+/// Analyses `pos` and picks the move the solver configured by `config` plays.
+pub fn analyze_report(pos: &Position, config: &Config) -> Result<AnalyzeReport, SolveError> {
+    let start = Instant::now();
+    let analysis = analyze(pos)?;
+    let best = next_move(pos, &analysis, &Solver::new(config.clone()))?;
+    let forced = forced_guess(&flag_certain(pos, &analysis), &analysis)?.map(|f| f.cells);
+    let grid = pos.grid();
+    let xy = |c: usize| {
+        let (x, y) = grid.coords(c);
+        [x, y]
+    };
+    let cells = |v: &[usize]| v.iter().map(|&c| xy(c)).collect::<Vec<_>>();
+    let text = pos.to_text();
+    Ok(AnalyzeReport {
+        width: grid.width(),
+        height: grid.height(),
+        mines: pos.mines(),
+        probabilities: (0..grid.height())
+            .map(|y| {
+                (0..grid.width())
+                    .map(|x| analysis.probability(grid.index(x, y)))
+                    .collect()
+            })
+            .collect(),
+        safe: cells(analysis.safe()),
+        mines_certain: cells(analysis.mines()),
+        best: best.map(xy),
+        best_probability: best.and_then(|b| analysis.probability(b)),
+        forced_fifty_fifty: forced.as_deref().map(cells),
+        arrangements_ln: analysis.ln_arrangements(),
+        seconds: start.elapsed().as_secs_f64(),
+        rows: text.lines().skip(1).map(str::to_string).collect(),
+    })
+}
+
+/// A probability as a whole percentage, never rounding an uncertain cell to
+/// 0 or 100.
+pub fn percent(p: f64) -> String {
+    if p == 0.0 || p == 1.0 || p.is_nan() {
+        return format!("{:.0}", p * 100.0);
+    }
+    format!("{:.0}", (p * 100.0).clamp(1.0, 99.0))
+}
+
+fn list(cells: &[Xy]) -> String {
+    cells
+        .iter()
+        .map(|[x, y]| format!("({x},{y})"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl AnalyzeReport {
+    /// What the position shows at `[x, y]` for a cell that is not hidden.
+    fn shown(&self, x: usize, y: usize) -> char {
+        self.rows
+            .get(y)
+            .and_then(|r| r.chars().nth(x))
+            .unwrap_or('?')
+    }
+
+    fn hidden(&self) -> usize {
+        self.probabilities.iter().flatten().flatten().count()
+    }
+
+    fn known_mines(&self) -> usize {
+        let mine = Cell::Mine.to_char();
+        self.rows
+            .iter()
+            .flat_map(|r| r.chars())
+            .filter(|&c| c == mine)
+            .count()
+    }
+}
+
+/// The summary, the recommended move and the board with each hidden cell's
+/// mine probability in percent (`[..]` marks the move).
+impl fmt::Display for AnalyzeReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{}x{}, {} mines ({} known), {} hidden cells: {} certainly safe, {} certain mines; about 10^{:.1} arrangements",
+            self.width,
+            self.height,
+            self.mines,
+            self.known_mines(),
+            self.hidden(),
+            self.safe.len(),
+            self.mines_certain.len(),
+            self.arrangements_ln / std::f64::consts::LN_10
+        )?;
+        match (self.best, self.best_probability) {
+            (Some([x, y]), p) => {
+                let p = p.unwrap_or(0.0);
+                let certain = if p == 0.0 { " (certainly safe)" } else { "" };
+                writeln!(f, "best move: ({x},{y}), mine probability {p:.4}{certain}")?;
+            }
+            (None, _) => writeln!(f, "best move: none (no hidden cell is safe to try)")?,
+        }
+        if let Some(cells) = &self.forced_fifty_fifty {
+            writeln!(
+                f,
+                "forced 50/50: {} (no later reveal can tell how their mines lie: guess one now)",
+                list(cells)
+            )?;
+        }
+        writeln!(f, "mine probabilities in % (numbers and * as given):")?;
+        for (y, row) in self.probabilities.iter().enumerate() {
+            for (x, p) in row.iter().enumerate() {
+                let text = match p {
+                    Some(p) => percent(*p),
+                    None => self.shown(x, y).to_string(),
+                };
+                if self.best == Some([x, y]) {
+                    write!(f, "[{text:>3}]")?;
+                } else {
+                    write!(f, " {text:>3} ")?;
+                }
+            }
+            writeln!(f)?;
+        }
+        if !self.safe.is_empty() {
+            writeln!(f, "safe: {}", list(&self.safe))?;
+        }
+        if !self.mines_certain.is_empty() {
+            writeln!(f, "mines: {}", list(&self.mines_certain))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn report_keys_and_text() {
+        let pos = Position::parse("3 1 1\n1..\n").unwrap();
+        let r = analyze_report(&pos, &Config::standard()).unwrap();
+        assert_eq!(r.safe, vec![[2, 0]]);
+        assert_eq!(r.mines_certain, vec![[1, 0]]);
+        assert_eq!(r.best, Some([2, 0]));
+        assert_eq!(r.best_probability, Some(0.0));
+        let json = serde_json::to_value(&r).unwrap();
+        let keys: Vec<&str> = json
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(|k| k.as_str())
+            .collect();
+        for k in [
+            "width",
+            "height",
+            "mines",
+            "probabilities",
+            "safe",
+            "mines_certain",
+            "best",
+            "best_probability",
+            "forced_fifty_fifty",
+            "arrangements_ln",
+            "seconds",
+        ] {
+            assert!(keys.contains(&k), "{k}");
+        }
+        assert_eq!(keys.len(), 11);
+        let text = r.to_string();
+        assert!(text.contains("best move: (2,0), mine probability 0.0000 (certainly safe)"));
+        assert!(text.contains("   1  100 [  0]"), "{text}");
+    }
+
+    #[test]
+    fn percentages_never_round_an_uncertain_cell_to_certain() {
+        assert_eq!(percent(0.001), "1");
+        assert_eq!(percent(0.999), "99");
+        assert_eq!(percent(0.0), "0");
+        assert_eq!(percent(1.0), "100");
+    }
+}
