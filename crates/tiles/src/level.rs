@@ -242,9 +242,12 @@ impl Level {
     }
 }
 
+/// A list of tile ids per tile.
+type Adjacency = Vec<Vec<u32>>;
+
 /// Direct cover relation both ways, each list in increasing tile order.
 /// Tiles are swept by left edge so only horizontally overlapping pairs are tested.
-fn cover_graph(tiles: &[Tile]) -> Result<(Vec<Vec<u32>>, Vec<Vec<u32>>), LevelError> {
+fn cover_graph(tiles: &[Tile]) -> Result<(Adjacency, Adjacency), LevelError> {
     let n = tiles.len();
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| tiles[i].rect.x);
