@@ -85,10 +85,7 @@ fn malformed_puzzles_exit_2_with_one_line() {
         &["jumpin", "hardest", "--foxes", "5"],
         "--foxes must be 0 to 3, not 5",
     );
-    assert_bad_input(
-        &["jumpin", "generate", "--moves", "0"],
-        "--moves must be at least 1",
-    );
+    assert_bad_input(&["jumpin", "generate", "--moves", "0"], "--moves");
 }
 
 #[test]
@@ -188,4 +185,59 @@ fn bench_checks_the_listed_minimums() {
     let o = arcade(&["jumpin", "bench", wrong.path()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("challenge 1 lists 3 moves, the solver found 2 moves"));
+}
+
+/// Issue 30, item 10: non-UTF-8 bytes on standard input are bad input
+/// (exit 2), as they are from a file.
+#[test]
+fn non_utf8_stdin_is_bad_input_like_a_file() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let bytes = b"R....\n.....\n..\xff..\n.....\n.....\n";
+    let file = TempFile::new("nonutf8.txt", "");
+    std::fs::write(file.path(), bytes).unwrap();
+    assert_bad_input(&["jumpin", "solve", file.path()], "not UTF-8");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arcade"))
+        .args(["jumpin", "solve", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(bytes);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", crate::common::stderr(&o));
+    assert!(crate::common::stderr(&o).contains("standard input is not UTF-8"));
+}
+
+/// Issue 30, item 10: a code holding control characters gives one clean line
+/// that does not echo them.
+#[test]
+fn codes_with_control_characters_give_one_clean_line() {
+    let o = arcade(&["jumpin", "solve", "--code", "C3\n1\x1b[31m"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = crate::common::stderr(&o);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(!err.contains('\x1b'), "{err:?}");
+}
+
+/// Issue 30, item 10: a piece set whose search space is too big is refused
+/// with the limit named, instead of allocating 5.3 GB.
+#[test]
+fn generate_refuses_piece_sets_too_big_to_search() {
+    assert_bad_input(
+        &[
+            "jumpin",
+            "generate",
+            "--moves",
+            "5",
+            "--rabbits",
+            "3",
+            "--foxes",
+            "3",
+            "--mushrooms",
+            "12",
+        ],
+        "components",
+    );
 }

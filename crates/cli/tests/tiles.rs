@@ -114,7 +114,7 @@ fn malformed_levels_and_options_exit_2_with_one_line() {
             "--out",
             &dir.path("x.json"),
         ],
-        "--difficulty must be between 0 and 1",
+        "--difficulty",
     );
     assert_bad_input(&["tiles", "solve", &level, "--seconds", "0"], "--seconds");
 }
@@ -215,7 +215,7 @@ fn bench_json_has_the_documented_keys() {
         "14",
         "--games",
         "4",
-        "--generator",
+        "--method",
         "construct",
         "--difficulty",
         "0.3",
@@ -224,4 +224,104 @@ fn bench_json_has_the_documented_keys() {
     assert_eq!(c["rows"][0]["exact"]["solved"], 4);
     assert_eq!(c["rows"][0]["make"]["made"], 4);
     assert_eq!(c["rows"][0]["difficulty"], 0.3);
+}
+
+/// Runs `arcade` with raw `bytes` on standard input.
+fn arcade_with_bytes(args: &[&str], bytes: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arcade"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run arcade");
+    let _ = child.stdin.take().expect("piped").write_all(bytes);
+    child.wait_with_output().expect("wait for arcade")
+}
+
+/// Issue 30, item 10: the same non-UTF-8 bytes are bad input (exit 2) from a
+/// file and from standard input.
+#[test]
+fn non_utf8_stdin_is_bad_input_like_a_file() {
+    let dir = TempDir::new("utf8");
+    let bytes = b"{\"tiles\": [\xff]}";
+    let file = dir.path("bad.json");
+    std::fs::write(&file, bytes).unwrap();
+    assert_bad_input(&["tiles", "solve", &file], "not UTF-8");
+    let o = arcade_with_bytes(&["tiles", "solve", "-"], bytes);
+    assert_eq!(o.status.code(), Some(2), "{}", crate::common::stderr(&o));
+    assert!(crate::common::stderr(&o).contains("standard input is not UTF-8"));
+    let level = dir.file("ok.json", r#"{"tiles":[]}"#);
+    let o = arcade_with_bytes(&["tiles", "check", &level, "-"], b"1 \xfe 2");
+    assert_eq!(o.status.code(), Some(2), "{}", crate::common::stderr(&o));
+}
+
+/// Issue 30, items 3 and 5: absurd sizes and time limits are one-line errors
+/// naming the option, never a panic or a huge allocation.
+#[test]
+fn absurd_layers_and_seconds_are_one_line_errors() {
+    let dir = TempDir::new("absurd");
+    let level = dir.file("ok.json", r#"{"tiles":[]}"#);
+    assert_bad_input(
+        &["tiles", "bench", "--layers", "2147483648", "--games", "1"],
+        "--layers",
+    );
+    assert_bad_input(&["tiles", "bench", "--layers", "201"], "1..=200");
+    assert_bad_input(
+        &["tiles", "solve", &level, "--seconds", "1e20"],
+        "--seconds",
+    );
+    assert_bad_input(
+        &["tiles", "bench", "--layers", "12", "--seconds", "1e308"],
+        "--seconds",
+    );
+    assert_bad_input(
+        &[
+            "tiles",
+            "generate",
+            "--verify-seconds",
+            "1e308",
+            "--out",
+            &dir.path("x.json"),
+        ],
+        "--verify-seconds",
+    );
+    assert_bad_input(
+        &[
+            "tiles",
+            "bench",
+            "--layers",
+            "12",
+            "--types",
+            "4611686018427387904",
+        ],
+        "--types",
+    );
+}
+
+/// Issue 30, item 10: a 20,000-tile single stack loads fast and `--seconds`
+/// bounds the whole command (it took 57 s to load before).
+#[test]
+fn a_20000_tile_stack_loads_fast_and_respects_the_time_limit() {
+    let dir = TempDir::new("stack");
+    for n in [20_000usize, 19_998] {
+        let tiles: Vec<String> = (0..n)
+            .map(|i| format!(r#"{{"type":{},"layer":{i},"x":0,"y":0}}"#, (i / 3) % 50))
+            .collect();
+        let level = dir.file(
+            "stack.json",
+            &format!(r#"{{"tiles":[{}]}}"#, tiles.join(",")),
+        );
+        let start = std::time::Instant::now();
+        let o = arcade(&["tiles", "solve", &level, "--seconds", "1", "--json"]);
+        let wall = start.elapsed().as_secs_f64();
+        assert!(wall < 10.0, "{n} tiles took {wall:.1} s");
+        assert!(
+            o.status.code() == Some(0) || o.status.code() == Some(2),
+            "{}",
+            crate::common::stderr(&o)
+        );
+    }
 }

@@ -11,7 +11,7 @@ use crate::geometry::Symmetry;
 use crate::hardest::{PieceSet, mushroom_layouts, track_sets};
 use crate::position::Position;
 use crate::retrograde::{Retrograde, fox_placements};
-use crate::rules::{Layout, State, Track};
+use crate::rules::{Layout, State};
 use arcade_core::progress::Progress;
 use arcade_core::{Rng, derive_seed};
 use rayon::prelude::*;
@@ -21,10 +21,19 @@ use thiserror::Error;
 /// depend on it (nor on the thread count), only the time to the first hit.
 const CHUNK: usize = 32;
 
+/// Most components (mushroom layout × fox lines) one run may search: their
+/// shuffled list takes 4 bytes each, so this bounds it at 128 MB (3 foxes
+/// and 12 mushrooms would need 136 million, and took 5.3 GB).
+pub const MAX_COMPONENTS: usize = 1 << 25;
+
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum GenerateError {
     #[error("--moves must be at least 1")]
     ZeroMoves,
+    #[error(
+        "this piece set has {0} components (mushroom layouts × fox lines) to search; generate searches at most {MAX_COMPONENTS}: use fewer foxes or mushrooms"
+    )]
+    TooManyComponents(usize),
     #[error("no position with this piece set can be solved")]
     NothingSolvable,
 }
@@ -60,12 +69,24 @@ pub fn generate(
         return Err(GenerateError::ZeroMoves);
     }
     let tracks = track_sets(pieces.foxes);
-    let mut components: Vec<(u32, &[Track])> = mushroom_layouts(pieces.mushrooms)
-        .iter()
-        .flat_map(|m| tracks.iter().map(move |t| (m.mask, t.as_slice())))
-        .collect();
+    let layouts = mushroom_layouts(pieces.mushrooms);
+    let total = layouts.len() * tracks.len();
+    if total > MAX_COMPONENTS {
+        return Err(GenerateError::TooManyComponents(total));
+    }
+    // Component k is layout k / tracks, fox lines k % tracks: an index of 4
+    // bytes instead of a (mask, slice) pair of 24. Shuffling indices gives
+    // the same order as shuffling the pairs did.
+    let mut components: Vec<u32> = (0..total as u32).collect();
     let mut rng = Rng::new(seed);
     rng.shuffle(&mut components);
+    let component = |k: u32| {
+        let k = k as usize;
+        (
+            layouts[k / tracks.len()].mask,
+            tracks[k % tracks.len()].as_slice(),
+        )
+    };
     progress.reset(components.len() as u64, "components");
     let mut best: Option<Pick> = None;
     let mut searched = 0;
@@ -75,7 +96,8 @@ pub fn generate(
             .enumerate()
             .map_init(
                 || Retrograde::new(pieces.rabbits, pieces.foxes),
-                |search, (i, &(mushrooms, tracks))| {
+                |search, (i, &k)| {
+                    let (mushrooms, tracks) = component(k);
                     let order = chunk_index * CHUNK + i;
                     let pick = pick_in(
                         search,

@@ -13,7 +13,8 @@
 //! - [`hardest`]: exhaustive search of a piece set for the longest puzzles;
 //! - [`generate`]: new puzzles with a chosen optimal solution length;
 //! - [`challenges`], [`bench`](mod@bench): lists of challenges with known minimum move
-//!   counts, and timing the solver on them.
+//!   counts, and timing the solver on them;
+//! - [`report`]: what each command answers, as typed, serialisable reports.
 
 pub mod bench;
 pub mod challenges;
@@ -23,11 +24,16 @@ pub mod hardest;
 pub mod index;
 pub mod parse;
 pub mod position;
+pub mod report;
 pub mod retrograde;
 pub mod rules;
 pub mod solve;
 
 pub use parse::{ParseError, parse_board, parse_code};
 pub use position::{Axis, Fox, Position, PositionError};
+pub use report::{
+    BenchSummary, GenerateReport, HardestSummary, SolveReport, bench_report, generate_report,
+    hardest_report, solve_report,
+};
 pub use rules::{Layout, Move, State};
 pub use solve::{Outcome, Piece, Step, solve};

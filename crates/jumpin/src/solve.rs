@@ -8,7 +8,7 @@ use crate::geometry::{HOLES, xy};
 use crate::index::StateIndex;
 use crate::position::Position;
 use crate::rules::{Layout, Move, State};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -16,7 +16,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 const DENSE_LIMIT: usize = 1 << 26;
 
 /// What kind of piece moved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Piece {
     Rabbit,
@@ -25,7 +25,7 @@ pub enum Piece {
 
 /// A move for people: the piece and its cell before and after as
 /// `[column, row]`; a fox is named by its top or left cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Step {
     pub piece: Piece,
     pub from: [u8; 2],

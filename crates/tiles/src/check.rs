@@ -3,10 +3,10 @@
 //! solver's answer is checked by code that shares nothing with the solver.
 
 use crate::level::Level;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How a replay ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "result", rename_all = "kebab-case")]
 pub enum Ending {
     /// Every tile was taken.
@@ -24,7 +24,7 @@ pub enum Ending {
 }
 
 /// Why a click was refused.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "reason", rename_all = "kebab-case")]
 pub enum Illegal {
     /// No tile has this id.
@@ -36,7 +36,7 @@ pub enum Illegal {
 }
 
 /// The result of a replay, with the tray as it was at the end (labels).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Replay {
     pub ending: Ending,
     /// Legal clicks made.

@@ -41,6 +41,17 @@ impl Default for EvolveConfig {
     }
 }
 
+impl EvolveConfig {
+    /// Checks the settings DE needs (four candidates to mix, one swap, one
+    /// generation).
+    pub fn validate(&self) -> Result<(), crate::generate::GenerateError> {
+        if self.generations == 0 || self.population < 4 || self.swaps == 0 {
+            return Err(crate::generate::GenerateError::DeSettings);
+        }
+        Ok(())
+    }
+}
+
 /// The best level found.
 #[derive(Clone, Debug)]
 pub struct Evolved {

@@ -25,7 +25,7 @@ use crate::board::{Board, Click};
 use crate::level::Level;
 use crate::table::DeadTable;
 use arcade_core::Rng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
 /// How long the exact search may run.
@@ -52,7 +52,7 @@ impl Default for Limits {
 impl Limits {
     pub fn seconds(seconds: f64) -> Limits {
         Limits {
-            time: Some(Duration::from_secs_f64(seconds)),
+            time: Some(Duration::try_from_secs_f64(seconds.max(0.0)).unwrap_or(Duration::MAX)),
             ..Limits::default()
         }
     }
@@ -67,7 +67,7 @@ impl Limits {
 }
 
 /// Which budget ran out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Limit {
     Nodes,
@@ -75,11 +75,15 @@ pub enum Limit {
 }
 
 /// Why a level cannot be cleared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "proof", rename_all = "kebab-case")]
 pub enum Proof {
     /// A type's tile count is not a multiple of 3 (found before any search).
-    TileCounts { label: u32, count: usize },
+    TileCounts {
+        #[serde(rename = "type")]
+        label: u32,
+        count: usize,
+    },
     /// The search refuted every line of play.
     Search,
 }

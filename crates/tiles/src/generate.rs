@@ -42,8 +42,10 @@ pub enum GenerateError {
     Layout(#[from] LayoutError),
     #[error("difficulty must be between 0 and 1, got {0}")]
     Difficulty(f64),
-    #[error("tray capacity must be at least 3 for a triple to vanish, got {0}")]
+    #[error("tray capacity must be from 3 (for a triple to vanish) to 64, got {0}")]
     Capacity(usize),
+    #[error("DE-swap needs --de-generations >= 1, --de-population >= 4 and --de-swaps >= 1")]
+    DeSettings,
 }
 
 /// Summary of the tray along a click sequence, for reports.

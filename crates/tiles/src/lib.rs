@@ -10,7 +10,10 @@
 //!   a level solvable or not;
 //! - [`generate`]: levels solvable by construction, with a difficulty knob;
 //!   [`evolve`]: the published DE-swap approach, for comparison;
-//! - [`bench`]: many classic levels through the players and the generators.
+//! - [`report`]: what `solve` and `check` answer, as typed reports;
+//!   [`generated`]: generate-then-verify and the generated level's `meta`;
+//! - [`bench`]: many classic levels through the players and the generators,
+//!   streamed and shardable.
 
 pub mod bench;
 pub mod bitset;
@@ -21,10 +24,12 @@ pub mod evolve;
 pub mod exact;
 pub mod format;
 pub mod generate;
+pub mod generated;
 pub mod greedy;
 pub mod layout;
 pub mod level;
 pub mod load;
+pub mod report;
 #[cfg(test)]
 mod rng_walk;
 mod table;
@@ -32,6 +37,8 @@ mod table;
 pub use board::{Board, Click};
 pub use check::{Ending, Replay, replay};
 pub use exact::{Limits, Outcome, Verdict, solve};
+pub use generated::{GenerateConfig, GeneratedLevel, generate_verified};
 pub use greedy::{Playout, play_greedy};
 pub use level::{Level, Rect, Tile};
 pub use load::{LoadError, load_level};
+pub use report::{CheckReport, SolveReport, Solver, check_clicks, parse_clicks, solve_level};

@@ -46,7 +46,7 @@ pub(crate) fn level_error(
     let message = e.to_string();
     match e {
         LevelError::Capacity(_) => LoadError::new(capacity_path, message),
-        LevelError::TooManyTiles(_) => LoadError::new(".", message),
+        LevelError::TooManyTiles(_) | LevelError::TooManyCovers => LoadError::new(".", message),
         LevelError::Size { tile, w, .. } => {
             let field = if w <= 0 { "w" } else { "h" };
             LoadError::new(format!("{}.{field}", tile_path(tile)), message)

@@ -9,7 +9,7 @@ use arcade_tiles::capture::LEVEL_90031;
 #[test]
 fn the_capture_loads_with_its_side_piles() {
     let text = LEVEL_90031;
-    let level = load_level(&text, None).unwrap();
+    let level = load_level(text, None).unwrap();
     assert_eq!(level.len(), 255);
     assert_eq!(level.kinds(), 14);
     assert_eq!(level.uneven_kind(), None);
@@ -27,7 +27,7 @@ fn the_capture_loads_with_its_side_piles() {
 #[test]
 fn the_exact_solver_clears_it_and_the_replay_agrees() {
     let text = LEVEL_90031;
-    let level = load_level(&text, None).unwrap();
+    let level = load_level(text, None).unwrap();
     let out = solve(&level, &Limits::seconds(60.0));
     let Verdict::Solved(clicks) = out.verdict else {
         panic!("expected a solution, got {:?}", out.verdict);
