@@ -39,7 +39,7 @@ done
 
 # cargo-fuzz passes unstable flags to rustc; the stable toolchain accepts
 # them with RUSTC_BOOTSTRAP. One rayon thread keeps a run on one core.
-export RUSTC_BOOTSTRAP=1 RAYON_NUM_THREADS=1
+export RUSTC_BOOTSTRAP=1 RAYON_NUM_THREADS=1 CARGO_BUILD_JOBS="${FUZZ_JOBS:-1}"
 if ! cargo fuzz --version 2>/dev/null | grep -qF "$CARGO_FUZZ_VERSION"; then
     echo "installing cargo-fuzz $CARGO_FUZZ_VERSION" >&2
     nice -n 19 cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked
@@ -50,10 +50,10 @@ flags=(--release --debug-assertions --sanitizer "$sanitizer" --fuzz-dir "$fuzz_d
 cd "$root"
 echo "building the fuzz targets (sanitizer: $sanitizer)" >&2
 if [ ${#targets[@]} -eq ${#all[@]} ]; then
-    nice -n 19 cargo fuzz build "${flags[@]}" -j "${FUZZ_JOBS:-1}"
+    nice -n 19 cargo fuzz build "${flags[@]}"
 else
     for t in "${targets[@]}"; do
-        nice -n 19 cargo fuzz build "${flags[@]}" -j "${FUZZ_JOBS:-1}" "$t"
+        nice -n 19 cargo fuzz build "${flags[@]}" "$t"
     done
 fi
 
