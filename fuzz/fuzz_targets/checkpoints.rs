@@ -19,10 +19,8 @@ const MAX_INPUT: usize = 64 * 1024;
 
 /// The Tetris tuner: one generation, games capped at a few lines.
 fn tetris_tune(mut ck: Checkpoint) {
-    if ck.is_done()
-        || ck.optimizer.evaluations_per_generation() > 8
-        || ck.setup.games_per_eval > 2
-    {
+    // No `is_done` check: `--resume --generations N` extends a finished run.
+    if ck.optimizer.evaluations_per_generation() > 64 || ck.setup.games_per_eval > 4 {
         return;
     }
     ck.setup.line_cap = Some(ck.setup.line_cap.unwrap_or(10).min(10));
@@ -49,11 +47,10 @@ fn geek_search(mut search: Search) {
 
 /// The Geek tuner: one generation of narrow, short searches.
 fn geek_tune(mut tune: GeekTune) {
-    if tune.is_done()
-        || tune.optimizer.evaluations_per_generation() > 4
-        || tune.setup.beam > 4
+    if tune.optimizer.evaluations_per_generation() > 8
+        || tune.setup.beam > 8
         || tune.setup.reserve > 8
-        || tune.setup.pieces > 30
+        || tune.setup.pieces > 64
     {
         return;
     }
