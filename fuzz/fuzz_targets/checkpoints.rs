@@ -38,9 +38,15 @@ fn geek_search(mut search: Search) {
     }
     let depth = search.depth();
     search.step(&Rules::geek(), &sequence(PIECES));
-    assert!(search.depth() == depth + 1 || search.is_done(), "one piece placed");
+    assert!(
+        search.depth() == depth + 1 || search.is_done(),
+        "one piece placed"
+    );
     let best = search.best();
-    assert!(best.placements.len() <= search.depth(), "one placement per piece");
+    assert!(
+        best.placements.len() <= search.depth(),
+        "one placement per piece"
+    );
     // An edited score may not replay (an error, not a panic).
     let _ = record(&best);
 }

@@ -80,7 +80,11 @@ fuzz_target!(|data: &[u8]| {
             );
         }
         let flap = policy.flap(&env);
-        assert_eq!(flap, logits[1] > logits[0], "the policy flaps on the larger logit");
+        assert_eq!(
+            flap,
+            logits[1] > logits[0],
+            "the policy flaps on the larger logit"
+        );
         env.step(flap);
     }
 });

@@ -21,10 +21,21 @@ fuzz_target!(|data: &[u8]| {
     let mut frames = 0usize;
     let r = replay(&record, |_| frames += 1);
     assert_eq!(frames, r.pieces, "one frame per placed piece");
-    assert!(r.pieces <= record.pieces.len(), "more pieces than the record has");
+    assert!(
+        r.pieces <= record.pieces.len(),
+        "more pieces than the record has"
+    );
     if r.end == End::RecordEnd {
-        assert_eq!((r.pieces, r.unplayed), (record.pieces.len(), 0), "record end");
+        assert_eq!(
+            (r.pieces, r.unplayed),
+            (record.pieces.len(), 0),
+            "record end"
+        );
     } else {
-        assert_eq!(r.pieces + r.unplayed, record.pieces.len(), "played + unplayed");
+        assert_eq!(
+            r.pieces + r.unplayed,
+            record.pieces.len(),
+            "played + unplayed"
+        );
     }
 });

@@ -44,7 +44,11 @@ fuzz_target!(|data: &[u8]| {
         values.push(x);
         if let Some(m) = streaming.push(x) {
             let naive = naive_median(&values[values.len() - window..]);
-            assert!(same_float(m, naive), "window ending at value {}: {m} vs naive {naive}", values.len());
+            assert!(
+                same_float(m, naive),
+                "window ending at value {}: {m} vs naive {naive}",
+                values.len()
+            );
             printed.push(m);
         }
     }

@@ -34,13 +34,20 @@ fuzz_target!(|data: &[u8]| {
         Err(SolveError::TooComplex { .. }) => return,
         Err(e) => {
             if let Some(b) = &brute {
-                assert_eq!(b.total, 0, "analyze says {e}, brute force finds {} arrangements", b.total);
+                assert_eq!(
+                    b.total, 0,
+                    "analyze says {e}, brute force finds {} arrangements",
+                    b.total
+                );
             }
             return;
         }
     };
     if let Some(b) = &brute {
-        assert!(b.total > 0, "analyze accepts a position brute force finds no arrangement for");
+        assert!(
+            b.total > 0,
+            "analyze accepts a position brute force finds no arrangement for"
+        );
     }
     let left = (pos.mines() - pos.known_mines()) as f64;
     let mut sum = 0.0;
@@ -48,14 +55,23 @@ fuzz_target!(|data: &[u8]| {
     for i in 0..pos.grid().len() {
         let p = analysis.probability(i);
         if !pos.is_hidden(i) {
-            assert!(p.is_none(), "cell {i} is not hidden but has probability {p:?}");
+            assert!(
+                p.is_none(),
+                "cell {i} is not hidden but has probability {p:?}"
+            );
             continue;
         }
         let p = p.unwrap_or_else(|| panic!("hidden cell {i} has no probability"));
-        assert!((0.0..=1.0).contains(&p), "cell {i}: probability {p} outside [0, 1]");
+        assert!(
+            (0.0..=1.0).contains(&p),
+            "cell {i}: probability {p} outside [0, 1]"
+        );
         if let Some(b) = &brute {
             let exact = b.probability(i).expect("arrangements exist");
-            assert!((p - exact).abs() <= 1e-9, "cell {i}: {p} vs brute force {exact}");
+            assert!(
+                (p - exact).abs() <= 1e-9,
+                "cell {i}: {p} vs brute force {exact}"
+            );
         }
         sum += p;
         seen += 1;

@@ -23,7 +23,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let plain: Vec<String> = clicks.iter().map(usize::to_string).collect();
-    assert_eq!(parse_clicks(&plain.join(" ")), Ok(clicks.clone()), "plain round trip");
+    assert_eq!(
+        parse_clicks(&plain.join(" ")),
+        Ok(clicks.clone()),
+        "plain round trip"
+    );
 
     let r = replay(level, &clicks);
     assert!(r.clicks <= clicks.len() && r.taken <= level.len(), "{r:?}");
@@ -39,20 +43,43 @@ fuzz_target!(|data: &[u8]| {
         } else {
             gone[tile] = true;
             if board.take(tile) == Click::Overflow {
-                assert_eq!(r.ending, Ending::Lost { at }, "the engine's tray overflows at {at}");
+                assert_eq!(
+                    r.ending,
+                    Ending::Lost { at },
+                    "the engine's tray overflows at {at}"
+                );
                 return;
             }
             continue;
         };
         match (&r.ending, refused) {
-            (Ending::Illegal { at: a, tile: t, why }, Some(expected)) => {
+            (
+                Ending::Illegal {
+                    at: a,
+                    tile: t,
+                    why,
+                },
+                Some(expected),
+            ) => {
                 assert_eq!((*a, *t, why), (at, tile, &expected), "refused click");
             }
-            (Ending::Illegal { at: a, tile: t, why: Illegal::Covered { by } }, None) => {
+            (
+                Ending::Illegal {
+                    at: a,
+                    tile: t,
+                    why: Illegal::Covered { by },
+                },
+                None,
+            ) => {
                 assert_eq!((*a, *t), (at, tile), "covered click");
-                assert!(!gone[*by] && level.tiles()[*by].covers(&level.tiles()[tile]), "coverer");
+                assert!(
+                    !gone[*by] && level.tiles()[*by].covers(&level.tiles()[tile]),
+                    "coverer"
+                );
             }
-            (other, _) => panic!("click {at} (tile {tile}) is refused by the engine, replay: {other:?}"),
+            (other, _) => {
+                panic!("click {at} (tile {tile}) is refused by the engine, replay: {other:?}")
+            }
         }
         return;
     }

@@ -28,7 +28,11 @@ fuzz_target!(|data: &[u8]| {
     let tiles = level.tiles();
     let n = tiles.len();
     assert!(n <= MAX_TILES, "{n} tiles");
-    assert!((1..=MAX_CAPACITY).contains(&level.capacity()), "tray {}", level.capacity());
+    assert!(
+        (1..=MAX_CAPACITY).contains(&level.capacity()),
+        "tray {}",
+        level.capacity()
+    );
     for (i, t) in tiles.iter().enumerate() {
         assert!(t.rect.w > 0 && t.rect.h > 0, "tile {i}: {:?}", t.rect);
         assert!(level.kind(i) < level.kinds(), "tile {i}: kind index");
@@ -45,13 +49,25 @@ fuzz_target!(|data: &[u8]| {
     let again = load_level(&written, None)
         .unwrap_or_else(|e| panic!("the level as written does not load: {e}\n{written}"));
     assert_eq!(again.tiles(), tiles, "tiles after a write and a load");
-    assert_eq!(again.capacity(), level.capacity(), "tray after a write and a load");
+    assert_eq!(
+        again.capacity(),
+        level.capacity(),
+        "tray after a write and a load"
+    );
 
     let playout = play_greedy(&level);
     let checked = replay(&level, &playout.clicks);
-    assert_eq!(checked.won(), playout.won, "greedy and the replay disagree: {checked:?}");
+    assert_eq!(
+        checked.won(),
+        playout.won,
+        "greedy and the replay disagree: {checked:?}"
+    );
     // Greedy counts the tiles taken before a loss; the replay also counts
     // the one whose click filled the tray.
     let overflowed = usize::from(!playout.won && !playout.clicks.is_empty());
-    assert_eq!(checked.taken, playout.taken + overflowed, "tiles taken: {checked:?}");
+    assert_eq!(
+        checked.taken,
+        playout.taken + overflowed,
+        "tiles taken: {checked:?}"
+    );
 });

@@ -10,8 +10,8 @@ const SOLVE_FOXES: usize = 2;
 
 pub fn check(position: &Position) {
     let board = position.to_string();
-    let from_board =
-        parse_board(&board).unwrap_or_else(|e| panic!("printed board {board:?} does not parse: {e}"));
+    let from_board = parse_board(&board)
+        .unwrap_or_else(|e| panic!("printed board {board:?} does not parse: {e}"));
     assert_eq!(&from_board, position, "board round trip");
     match position.to_code() {
         Some(code) => {
@@ -36,10 +36,14 @@ pub fn check(position: &Position) {
         "the dense and the hashed search disagree on the optimum"
     );
     if let Some(moves) = outcome.solution {
-        let steps = arcade_jumpin::solve::replay(position, &moves)
-            .expect("the solver's moves are legal");
+        let steps =
+            arcade_jumpin::solve::replay(position, &moves).expect("the solver's moves are legal");
         let end = steps.last().map_or(position, |(_, p)| p);
         assert!(end.is_solved(), "the solution ends solved");
-        assert_eq!(moves.is_empty(), position.is_solved(), "no moves iff already solved");
+        assert_eq!(
+            moves.is_empty(),
+            position.is_solved(),
+            "no moves iff already solved"
+        );
     }
 }
