@@ -185,10 +185,22 @@ fn negative_numbers_are_invalid_values_not_unknown_arguments() {
 fn absurd_thread_counts_are_capped_or_rejected() {
     let start = std::time::Instant::now();
     let v = json(&arcade(&[
-        "tetris", "bench", "--ai", "bcts", "--board", "6x6", "--games", "4", "--threads",
-        "10000", "--json",
+        "tetris",
+        "bench",
+        "--ai",
+        "bcts",
+        "--board",
+        "6x6",
+        "--games",
+        "4",
+        "--threads",
+        "10000",
+        "--json",
     ]));
-    assert!(v["threads"].as_u64().unwrap() <= 4 * std::thread::available_parallelism().map_or(1, |n| n.get() as u64));
+    assert!(
+        v["threads"].as_u64().unwrap()
+            <= 4 * std::thread::available_parallelism().map_or(1, |n| n.get() as u64)
+    );
     assert!(start.elapsed().as_secs() < 10, "took {:?}", start.elapsed());
     assert_bad_input(
         &["tetris", "bench", "--ai", "bcts", "--threads", "4294967296"],

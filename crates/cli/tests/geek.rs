@@ -2,17 +2,12 @@
 //! score, broken records are one-line errors, and what `solve` writes replays
 //! to the score it prints.
 
-use crate::common::{TempDir, TempFile, arcade, assert_bad_input, json, data_file, stderr};
+use crate::common::{TempDir, TempFile, arcade, assert_bad_input, data_file, json, stderr};
 
 #[test]
 fn replay_scores_the_published_record() {
     let path = data_file("geek-tetris/record-1378178.txt");
-    let out = json(&arcade(&[
-        "geek",
-        "replay",
-        &path,
-        "--json",
-    ]));
+    let out = json(&arcade(&["geek", "replay", &path, "--json"]));
     assert_eq!(out["score"], 1_378_178);
     assert_eq!(out["pieces"], 10_000);
     assert_eq!(out["end"], "piece_limit");

@@ -1,9 +1,9 @@
 //! Integration tests, one binary per crate (one module per area), so a
 //! test run links one executable instead of one per file.
 
-mod common;
 mod battle;
 mod cli;
+mod common;
 mod flappy;
 mod geek;
 mod jumpin;

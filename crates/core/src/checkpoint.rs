@@ -181,7 +181,10 @@ mod tests {
         let path = dir.join("state.json");
         std::fs::write(&path, r#"{"values": [1, 9], "limit": 5}"#).unwrap();
         let err = load::<State>(&path).unwrap_err().to_string();
-        assert!(err.ends_with("invalid checkpoint: value 9 is above the limit 5"), "{err}");
+        assert!(
+            err.ends_with("invalid checkpoint: value 9 is above the limit 5"),
+            "{err}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -205,7 +208,11 @@ mod tests {
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
-        assert_eq!(names.len(), 2, "no temporary file is left behind: {names:?}");
+        assert_eq!(
+            names.len(),
+            2,
+            "no temporary file is left behind: {names:?}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -92,7 +92,10 @@ mod tests {
         let bad = dir.join("bad.txt");
         std::fs::write(&bad, b"ab\xffcd").unwrap();
         let e = read_text(&bad, 100).unwrap_err().to_string();
-        assert!(e.ends_with("is not UTF-8 text (invalid byte at offset 2)"), "{e}");
+        assert!(
+            e.ends_with("is not UTF-8 text (invalid byte at offset 2)"),
+            "{e}"
+        );
         let e = read_text(&dir, 100).unwrap_err().to_string();
         assert!(e.contains("is a directory"), "{e}");
         assert!(read_text(&dir.join("missing"), 100).is_err());

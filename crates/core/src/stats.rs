@@ -289,7 +289,15 @@ mod tests {
         assert!(t.median().is_some());
         t.push(5);
         assert_eq!(t.median(), None);
-        assert_eq!((t.n, t.sum, t.min, t.max), (TALLY_KEEP + 1, 3 * u128::from(TALLY_KEEP) + 5, Some(3), Some(5)));
+        assert_eq!(
+            (t.n, t.sum, t.min, t.max),
+            (
+                TALLY_KEEP + 1,
+                3 * u128::from(TALLY_KEEP) + 5,
+                Some(3),
+                Some(5)
+            )
+        );
     }
 
     #[test]

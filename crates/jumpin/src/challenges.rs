@@ -38,7 +38,8 @@ pub const OFFICIAL_LIST: &str = include_str!("../../../data/jumpin/challenges.tx
 
 /// The 60 official challenges, parsed.
 pub fn official() -> Vec<Challenge> {
-    parse_challenges(OFFICIAL_LIST).expect("the embedded official list parses (a unit test checks it)")
+    parse_challenges(OFFICIAL_LIST)
+        .expect("the embedded official list parses (a unit test checks it)")
 }
 
 /// Parses a list; blank lines and lines starting with `#` are skipped.
@@ -84,7 +85,11 @@ mod tests {
     fn the_embedded_official_list_has_60_challenges_numbered_1_to_60() {
         let list = official();
         assert_eq!(list.len(), 60);
-        assert!(list.iter().enumerate().all(|(i, c)| c.number as usize == i + 1));
+        assert!(
+            list.iter()
+                .enumerate()
+                .all(|(i, c)| c.number as usize == i + 1)
+        );
     }
 
     #[test]

@@ -2,9 +2,8 @@
 //! each solution replays, under an independent grid implementation of the
 //! rules, to a position with every rabbit in a hole.
 
-
-use arcade_jumpin::solve::{replay, solve};
 use crate::common::naive;
+use arcade_jumpin::solve::{replay, solve};
 
 use arcade_jumpin::challenges::official;
 

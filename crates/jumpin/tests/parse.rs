@@ -2,9 +2,8 @@
 //! gives back the same position (in the board format, whenever the foxes
 //! pair up one way only).
 
-
-use arcade_jumpin::{ParseError, parse_board, parse_code};
 use crate::common::position;
+use arcade_jumpin::{ParseError, parse_board, parse_code};
 use proptest::prelude::*;
 
 proptest! {

@@ -1,11 +1,10 @@
 //! The bitboard engine against the grid reference on random positions: the
 //! same moves, the same shortest solution lengths, on both kinds of marks.
 
-
-use arcade_jumpin::rules::Layout;
-use arcade_jumpin::solve::{describe, solve, solve_hashed};
 use crate::common::naive::Grid;
 use crate::common::position;
+use arcade_jumpin::rules::Layout;
+use arcade_jumpin::solve::{describe, solve, solve_hashed};
 use proptest::prelude::*;
 
 proptest! {

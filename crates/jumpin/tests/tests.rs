@@ -1,8 +1,8 @@
 //! Integration tests, one binary per crate (one module per area), so a
 //! test run links one executable instead of one per file.
 
-mod common;
 mod challenges;
+mod common;
 mod hardest;
 mod parse;
 mod rules;

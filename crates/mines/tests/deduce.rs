@@ -3,11 +3,10 @@
 //! or paired with any other, implies anything new (checked by a naive
 //! all-pairs pass).
 
-
+use crate::common::random_position;
 use arcade_mines::deduce::deduce;
 use arcade_mines::reference::brute_force;
 use arcade_mines::{Cell, Position};
-use crate::common::random_position;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 

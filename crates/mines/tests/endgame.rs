@@ -2,11 +2,10 @@
 //! probability of the best move must be the same, and the move it picks must
 //! achieve it.
 
-
+use crate::common::random_position;
 use arcade_mines::endgame::best_move;
 use arcade_mines::reference::brute_force;
 use arcade_mines::{Cell, Position};
-use crate::common::random_position;
 use proptest::prelude::*;
 use std::collections::HashMap;
 

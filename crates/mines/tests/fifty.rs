@@ -2,11 +2,10 @@
 //! the detector calls forced is a mine with probability ½, and stays so
 //! whatever any cell outside the 50/50 would show if revealed.
 
-
+use crate::common::random_position;
 use arcade_mines::fifty::{Forced, forced_guess};
 use arcade_mines::reference::brute_force;
 use arcade_mines::{Cell, Position, analyze};
-use crate::common::random_position;
 
 /// Checks a detection; panics with the position when it is wrong.
 fn check(pos: &Position, forced: &Forced) {

@@ -2,10 +2,9 @@
 //! small positions: every probability, the certain cells, the number of
 //! arrangements, and contradictions exactly when no arrangement exists.
 
-
+use crate::common::random_position;
 use arcade_mines::reference::brute_force;
 use arcade_mines::{Cell, Position, analyze, outcomes};
-use crate::common::random_position;
 use proptest::prelude::*;
 
 fn check(pos: &Position) -> Result<(), TestCaseError> {

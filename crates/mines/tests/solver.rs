@@ -2,10 +2,9 @@
 //! cells looked at once more) against a naive computation from brute-force
 //! counts over whole positions.
 
-
+use crate::common::random_position;
 use arcade_mines::reference::brute_force;
 use arcade_mines::{Cell, Config, Position, Solver, analyze};
-use crate::common::random_position;
 use proptest::prelude::*;
 
 /// Mine probability of every hidden cell, and whether one is certainly safe.

@@ -1,9 +1,9 @@
 //! The published second-place record of the 2021 Tencent Geek Challenge
 //! replays to its official score.
 
+use arcade_tetris::geek::record::PUBLISHED_1378178;
 use arcade_tetris::geek::record::Record;
 use arcade_tetris::geek::replay::{End, replay};
-use arcade_tetris::geek::record::PUBLISHED_1378178;
 
 #[test]
 fn second_place_record_scores_1378178() {

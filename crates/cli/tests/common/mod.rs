@@ -127,7 +127,11 @@ pub fn data_file(path: &str) -> String {
     let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../data")
         .join(path);
-    assert!(file.exists(), "{}: missing from the repository", file.display());
+    assert!(
+        file.exists(),
+        "{}: missing from the repository",
+        file.display()
+    );
     file.to_str().expect("a UTF-8 path").to_owned()
 }
 
@@ -146,7 +150,11 @@ pub fn assert_full_disk_is_one_line(args: &[&str]) -> bool {
         .expect("run arcade");
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?} printed:\n{err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?} printed:\n{err}"
+    );
     assert!(
         err.starts_with("error: writing to standard output"),
         "{args:?} printed:\n{err}"
