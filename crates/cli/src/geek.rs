@@ -1,24 +1,25 @@
 //! `arcade geek …`: the 2021 Tencent Geek Challenge Tetris.
 
 use crate::exit::bad_input;
-use crate::run_options::RunOptions;
-use crate::tetris::MethodArg;
+use crate::output::{self, OutputArgs};
+use crate::run_options::{self, RunOptions};
+use crate::tetris::{MethodArg, population};
+use crate::watch::draw_rows;
 use anyhow::{Context, Result};
-use arcade_core::progress::Progress;
-use arcade_core::runner::with_threads;
+use arcade_core::checkpoint::check_writable;
+use arcade_tetris::colours::ColouredBoard;
 use arcade_tetris::geek::record::Record;
-use arcade_tetris::geek::replay::{self, End, Frame, Replay};
-use arcade_tetris::geek::search::{self, Search, SearchConfig, Solution};
+use arcade_tetris::geek::replay::{self, Frame};
+use arcade_tetris::geek::search::{MAX_BEAM, Search, SearchConfig};
+use arcade_tetris::geek::solve::{self, SolveOptions};
 use arcade_tetris::geek::tune::{GeekTune, GeekTuneSetup};
 use arcade_tetris::geek::value::GeekWeights;
 use arcade_tetris::geek::{HEIGHT, PIECES, WIDTH};
-use arcade_tetris::{MoveMode, Piece, Rules};
+use arcade_tetris::{MoveMode, Rules};
 use clap::{Args, Subcommand, ValueEnum};
-use serde_json::json;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[derive(Subcommand)]
 pub enum Command {
@@ -55,11 +56,10 @@ pub enum Command {
 
 #[derive(Args)]
 pub struct ReplayArgs {
-    /// The record: comma-separated N, Lk, Rk, Dk, Ck tokens.
+    /// The record: comma-separated N, Lk, Rk, Dk, Ck tokens (`-`: standard input).
     record: PathBuf,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -82,7 +82,7 @@ impl Moves {
 #[derive(Args)]
 pub struct SolveArgs {
     /// Fields kept per piece (wider: stronger and slower, about linearly).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = beam)]
     beam: usize,
     /// Placements considered.
     #[arg(long, value_enum, default_value_t = Moves::Drop)]
@@ -95,7 +95,7 @@ pub struct SolveArgs {
     run: RunOptions,
     /// Time budget: repeat with a doubled beam while the next run is
     /// expected to fit, keep the best record.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", value_parser = run_options::seconds)]
     seconds: Option<f64>,
     /// Where to write the best record.
     #[arg(long, value_name = "FILE", default_value = "geek-record.txt")]
@@ -104,8 +104,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
     /// Pieces between checkpoints.
-    #[arg(long, value_name = "N", default_value_t = 500, requires = "checkpoint")]
-    checkpoint_every: usize,
+    #[arg(long, value_name = "N", default_value_t = 500, requires = "checkpoint",
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    checkpoint_every: u32,
     /// Continue the search saved in --checkpoint (its settings win).
     #[arg(long, requires = "checkpoint")]
     resume: bool,
@@ -113,22 +114,14 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
     /// Play only the first N pieces (for quick experiments).
-    #[arg(long, value_name = "N", default_value_t = PIECES)]
+    #[arg(long, value_name = "N", default_value_t = PIECES, value_parser = pieces)]
     pieces: usize,
-    /// Fade the board value out over the last N pieces, so the end of the
-    /// game cashes cells in (0: never).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    horizon: usize,
-    /// Most of the beam that fields with the same number of filled cells
-    /// (the same stage: rows cleared so far) may take, as a share (1: no limit).
-    #[arg(long, value_name = "SHARE", default_value_t = 1.0)]
-    stage_share: f64,
     /// Fields kept beyond the beam each piece: those with the fewest filled
     /// cells, so a narrow beam that fills up everywhere at once has a way
     /// back instead of topping out [default: beam/8, at least 4]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = reserve)]
     reserve: Option<usize>,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object (the library's report) instead of text.
     #[arg(long)]
     json: bool,
 }
@@ -139,10 +132,10 @@ pub struct TuneArgs {
     #[arg(long, value_enum, default_value_t = MethodArg::Cem)]
     method: MethodArg,
     /// Beam width of the searches that score candidates.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = beam)]
     beam: usize,
     /// Pieces of the sequence each search plays.
-    #[arg(long, default_value_t = 3000)]
+    #[arg(long, default_value_t = 3000, value_parser = pieces)]
     pieces: usize,
     /// Placements the searches consider.
     #[arg(long, value_enum, default_value_t = Moves::Drop)]
@@ -150,21 +143,18 @@ pub struct TuneArgs {
     /// Let the searches use floating placements.
     #[arg(long)]
     float: bool,
-    /// End-game fade of the board value, as for `solve --horizon`.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    horizon: usize,
     /// Low fields kept beyond the beam, as for `solve --reserve`
     /// [default: beam/8, at least 4]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = reserve)]
     reserve: Option<usize>,
     /// Generations to run (on --resume: the new target).
-    #[arg(long, default_value_t = 30)]
-    generations: usize,
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    generations: u32,
     /// Candidates per generation [default: the method's].
-    #[arg(long)]
+    #[arg(long, value_parser = population)]
     population: Option<usize>,
     /// Initial spread of the per-feature multipliers (1 = the weight itself).
-    #[arg(long, default_value_t = 0.3)]
+    #[arg(long, default_value_t = 0.3, value_parser = run_options::finite)]
     spread: f64,
     /// Start from these weights instead of the built-in ones.
     #[arg(long, value_name = "FILE")]
@@ -184,10 +174,11 @@ pub struct TuneArgs {
 
 #[derive(Args)]
 pub struct WatchArgs {
-    /// The record to animate.
+    /// The record to animate (`-`: standard input).
     record: PathBuf,
     /// Milliseconds per piece.
-    #[arg(long, value_name = "MS", default_value_t = 30)]
+    #[arg(long, value_name = "MS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(0..=60_000))]
     delay: u64,
     /// Start drawing at this piece (the replay runs silently up to it).
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -203,304 +194,186 @@ pub fn run(cmd: Command) -> Result<()> {
     }
 }
 
-fn read_record(path: &Path) -> Result<Record> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read {}", path.display()))
-        .map_err(bad_input)?;
-    Record::parse(&text).map_err(|e| bad_input(anyhow::anyhow!("{}: {e}", path.display())))
+/// A beam width from 1 to the library's limit.
+fn beam(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_BEAM).contains(&n) => Ok(n),
+        _ => Err(format!("expected a whole number from 1 to {MAX_BEAM}")),
+    }
 }
 
-fn replay_json(r: &Replay) -> serde_json::Value {
-    json!({
-        "score": r.score, "pieces": r.pieces, "end": r.end.as_str(),
-        "clears": r.clears, "unplayed_pieces": r.unplayed,
-    })
+/// A reserve from 0 to the beam limit.
+fn reserve(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if n <= MAX_BEAM => Ok(n),
+        _ => Err(format!("expected a whole number from 0 to {MAX_BEAM}")),
+    }
+}
+
+/// A piece count from 1 to the length of the sequence.
+fn pieces(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=PIECES).contains(&n) => Ok(n),
+        _ => Err(format!("expected a whole number from 1 to {PIECES}")),
+    }
+}
+
+fn read_record(path: &Path) -> Result<Record> {
+    Record::load(path).map_err(bad_input)
 }
 
 fn replay_cmd(a: ReplayArgs) -> Result<()> {
     let record = read_record(&a.record)?;
-    let r = replay::replay(&record, |_| {});
-    if a.json {
-        println!("{}", replay_json(&r));
-    } else {
-        println!(
-            "score {}  pieces {}  ended: {}  clears 1/2/3/4: {} {} {} {}",
-            r.score,
-            r.pieces,
-            r.end.as_str(),
-            r.clears[0],
-            r.clears[1],
-            r.clears[2],
-            r.clears[3]
-        );
-        if r.unplayed > 0 {
-            println!(
-                "({} pieces of the record came after the end of the game)",
-                r.unplayed
-            );
-        }
-    }
-    Ok(())
+    a.output.emit(&replay::replay(&record, |_| {}))
 }
 
 fn load_weights(path: &Option<PathBuf>) -> Result<GeekWeights> {
     match path {
         None => Ok(GeekWeights::builtin()),
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read {}", p.display()))
-                .map_err(bad_input)?;
-            serde_json::from_str(&text)
-                .map_err(|e| bad_input(anyhow::anyhow!("{}: {e}", p.display())))
-        }
+        Some(p) => GeekWeights::load(p).map_err(|e| bad_input(anyhow::anyhow!(e))),
     }
-}
-
-/// One finished search.
-struct Round {
-    beam: usize,
-    solution: Solution,
-    seconds: f64,
 }
 
 fn solve_cmd(a: SolveArgs) -> Result<()> {
-    if a.beam == 0 {
-        return Err(bad_input(anyhow::anyhow!("--beam must be at least 1")));
+    for path in std::iter::once(&a.out).chain(&a.checkpoint) {
+        check_writable(path).map_err(bad_input)?;
     }
-    let rules = Rules::geek();
-    let start = Instant::now();
-    let mut search = if a.resume {
-        let path = a.checkpoint.as_ref().expect("clap requires --checkpoint");
-        Search::load(path).map_err(bad_input)?
-    } else {
-        Search::new(SearchConfig {
+    let search = match (&a.checkpoint, a.resume) {
+        (Some(path), true) => Search::load(path).map_err(bad_input)?,
+        _ => Search::new(SearchConfig {
             beam: a.beam,
             mode: a.moves.mode(),
             float: a.float,
-            pieces: a.pieces.min(PIECES),
+            pieces: a.pieces,
             weights: load_weights(&a.weights)?,
-            horizon: a.horizon,
-            stage_share: a.stage_share,
             reserve: a.reserve.unwrap_or(SearchConfig::default_reserve(a.beam)),
-        })
+        }),
     };
-    let progress = Progress::new(search.config.pieces as u64, "pieces", a.run.quiet || a.json);
-    let mut rounds: Vec<Round> = Vec::new();
-    loop {
-        let round_start = Instant::now();
-        let beam = search.config.beam;
-        progress.reset(search.config.pieces as u64, &format!("beam {beam}"));
-        with_threads(a.run.threads(), || {
-            search.run(&rules, &progress, a.checkpoint_every, |s| {
-                match &a.checkpoint {
-                    Some(path) => s.save(path),
-                    None => Ok(()),
-                }
-            })
-        })?;
-        let round = Round {
-            beam,
-            solution: search.best(),
-            seconds: round_start.elapsed().as_secs_f64(),
-        };
-        progress.println(format!(
-            "beam {:>6}  score {:>9}  {:>8.1} s",
-            round.beam, round.solution.score, round.seconds
-        ));
-        let next_seconds = round.seconds * 2.2;
-        rounds.push(round);
-        let Some(budget) = a.seconds else { break };
-        if start.elapsed().as_secs_f64() + next_seconds > budget {
-            break;
-        }
-        let mut config = search.config.clone();
-        config.beam *= 2;
-        if a.reserve.is_none() {
-            config.reserve = SearchConfig::default_reserve(config.beam);
-        }
-        search = Search::new(config);
-    }
+    let options = SolveOptions {
+        seconds: a.seconds,
+        fixed_reserve: a.reserve.is_some(),
+        checkpoint: a.checkpoint.clone(),
+        checkpoint_every: a.checkpoint_every as usize,
+        out: a.out.clone(),
+    };
+    let output = OutputArgs {
+        json: a.json,
+        quiet: a.run.quiet,
+    };
+    let progress = output.progress(search.config.pieces as u64, "pieces");
+    let report = a
+        .run
+        .install(|| solve::solve(search, &options, &progress))?;
     progress.finish();
-    let best = rounds
-        .iter()
-        .max_by_key(|r| r.solution.score)
-        .expect("at least one round ran");
-    let record = search::record(&best.solution)?;
-    std::fs::write(&a.out, record.to_string() + "\n")
-        .with_context(|| format!("writing {}", a.out.display()))?;
-    let replayed = replay::replay(&record, |_| {});
-    let seconds = start.elapsed().as_secs_f64();
-    if replayed.pieces < search.config.pieces {
-        eprintln!(
-            "warning: every field of the beam topped out after {} of {} pieces; \
-             a wider --beam or --reserve gets further",
-            replayed.pieces, search.config.pieces
-        );
+    output.emit(&report)
+}
+
+/// The run `tune` continues or starts.
+fn tune_run(a: &TuneArgs, checkpoint: &Path) -> Result<GeekTune> {
+    if a.resume {
+        let mut run = GeekTune::load(checkpoint).map_err(bad_input)?;
+        run.generations = a.generations as usize;
+        return Ok(run);
     }
-    let mode = match search.config.mode {
-        MoveMode::Drop => "drop",
-        MoveMode::Reach => "reach",
+    let setup = GeekTuneSetup {
+        beam: a.beam,
+        pieces: a.pieces,
+        mode: a.moves.mode(),
+        float: a.float,
+        base: load_weights(&a.init)?,
+        reserve: a.reserve.unwrap_or(SearchConfig::default_reserve(a.beam)),
     };
-    if a.json {
-        let rounds: Vec<_> = rounds
-            .iter()
-            .map(|r| json!({"beam": r.beam, "score": r.solution.score, "seconds": r.seconds}))
-            .collect();
-        let out = json!({
-            "score": replayed.score, "seconds": seconds, "beam": best.beam, "moves": mode,
-            "float": search.config.float, "record": a.out.display().to_string(),
-            "pieces": replayed.pieces, "end": replayed.end.as_str(), "clears": replayed.clears,
-            "rounds": rounds,
-        });
-        println!("{out}");
-    } else {
-        println!(
-            "score {} (replayed) with beam {}, {mode}{} moves, {} pieces, clears 1/2/3/4: {:?}; {:.1} s; record in {}",
-            replayed.score,
-            best.beam,
-            if search.config.float { " + float" } else { "" },
-            replayed.pieces,
-            replayed.clears,
-            seconds,
-            a.out.display()
-        );
-    }
-    Ok(())
+    let generations = a.generations as usize;
+    GeekTune::new(
+        setup,
+        a.method.into(),
+        a.spread,
+        a.population,
+        a.seed,
+        generations,
+    )
+    .map_err(bad_input)
 }
 
 fn tune_cmd(a: TuneArgs) -> Result<()> {
-    let rules = Rules::geek();
     let checkpoint = a.out.with_extension("checkpoint.json");
-    let mut run = if a.resume {
-        let mut run = GeekTune::load(&checkpoint).map_err(bad_input)?;
-        run.generations = a.generations;
-        run
-    } else {
-        let setup = GeekTuneSetup {
-            beam: a.beam.max(1),
-            pieces: a.pieces.clamp(1, PIECES),
-            mode: a.moves.mode(),
-            float: a.float,
-            base: load_weights(&a.init)?,
-            horizon: a.horizon,
-            reserve: a
-                .reserve
-                .unwrap_or(SearchConfig::default_reserve(a.beam.max(1))),
-        };
-        GeekTune::new(
-            setup,
-            a.method.into(),
-            a.spread,
-            a.population,
-            a.seed,
-            a.generations,
-        )
-        .map_err(bad_input)?
-    };
+    for path in [&a.out, &checkpoint] {
+        check_writable(path).map_err(bad_input)?;
+    }
+    let mut run = tune_run(&a, &checkpoint)?;
+    let rules = Rules::geek();
     let per_gen = run.optimizer.evaluations_per_generation() as u64;
-    let progress = Progress::new(per_gen, "evals", a.run.quiet);
+    let progress = arcade_core::progress::Progress::new(per_gen, "evals", a.run.quiet);
     progress.println(format!(
-        "tuning with {}: {} searches per generation (beam {}, {} pieces); checkpoint {}",
+        "tuning with {}: {per_gen} searches per generation (beam {}, {} pieces); checkpoint {}",
         run.method.as_str(),
-        per_gen,
         run.setup.beam,
         run.setup.pieces,
         checkpoint.display()
     ));
     while !run.is_done() {
-        let t = Instant::now();
-        progress.reset(
-            per_gen,
-            &format!("gen {}/{}", run.history.len() + 1, run.generations),
-        );
-        let g = with_threads(a.run.threads(), || run.step(&rules, &progress));
+        let label = format!("gen {}/{}", run.history.len() + 1, run.generations);
+        progress.reset(per_gen, &label);
+        let g = a.run.install(|| run.step(&rules, &progress));
         run.save(&checkpoint)?;
-        let (best, _) = run.best();
-        std::fs::write(&a.out, serde_json::to_string_pretty(&best)? + "\n")
-            .with_context(|| format!("writing {}", a.out.display()))?;
+        let text = serde_json::to_string_pretty(&run.best().0)? + "\n";
+        std::fs::write(&a.out, text).with_context(|| format!("writing {}", a.out.display()))?;
         progress.println(format!(
-            "gen {:>3}/{}  best {:>9.0}  mean {:>9.0}  best ever {:>9.0}  ({:.1} s)",
-            g.index + 1,
-            run.generations,
-            g.best,
-            g.mean,
-            g.best_ever,
-            t.elapsed().as_secs_f64()
+            "{label}  best {:>9.0}  mean {:>9.0}  best ever {:>9.0}",
+            g.best, g.mean, g.best_ever
         ));
     }
     progress.finish();
     let (best, score) = run.best();
-    println!(
-        "wrote {}: score {score:.0} on the first {} pieces at beam {}\n{}",
+    output::print(format_args!(
+        "wrote {}: score {score:.0} on the first {} pieces at beam {}\n{}\n",
         a.out.display(),
         run.setup.pieces,
         run.setup.beam,
         serde_json::to_string_pretty(&best)?
-    );
-    Ok(())
+    ))
 }
 
 fn watch_cmd(a: WatchArgs) -> Result<()> {
     let record = read_record(&a.record)?;
-    print!("\x1b[2J");
+    output::print("\x1b[2J")?;
     let delay = Duration::from_millis(a.delay);
-    // Colours follow the cells: rows shift down when rows clear.
-    let mut colours: Vec<[Option<Piece>; WIDTH]> = vec![[None; WIDTH]; HEIGHT];
+    let mut colours = ColouredBoard::new(WIDTH, HEIGHT);
+    let mut failed = None;
     let r = replay::replay(&record, |f: &Frame| {
-        for &(x, y) in f.cells {
-            colours[y as usize][x as usize] = Some(f.piece);
-        }
-        if f.index >= a.from {
-            draw(f, &colours);
-            std::thread::sleep(delay);
-        }
-        colours.retain(|row| row.iter().any(Option::is_none));
-        while colours.len() < HEIGHT {
-            colours.insert(0, [None; WIDTH]);
-        }
-    });
-    println!(
-        "\nscore {}  pieces {}  ended: {}",
-        r.score,
-        r.pieces,
-        match r.end {
-            End::PieceLimit => "piece limit",
-            End::TopOut => "top out",
-            End::SpawnBlocked => "spawn blocked",
-            End::RecordEnd => "end of record",
-        }
-    );
-    Ok(())
-}
-
-fn draw(f: &Frame, colours: &[[Option<Piece>; WIDTH]]) {
-    let mut out = String::from("\x1b[H");
-    let _ = writeln!(
-        out,
-        " piece {:>5}/{PIECES}  score {:>8}  {}\x1b[K",
-        f.index + 1,
-        f.score,
-        if f.lines > 0 {
-            format!("+{} rows", f.lines)
-        } else {
-            String::new()
-        }
-    );
-    for (y, row) in f.grid.iter().enumerate() {
-        out.push_str(" |");
-        for x in 0..WIDTH {
-            match (row[x], colours[y][x]) {
-                (true, Some(p)) => {
-                    let _ = write!(out, "\x1b[38;5;{}m██\x1b[0m", crate::watch::colour(p));
-                }
-                (true, None) => out.push_str("██"),
-                (false, _) => out.push_str(" ."),
+        let cells = f
+            .cells
+            .iter()
+            .map(|&(x, y)| (x as usize, HEIGHT - 1 - y as usize));
+        colours.fill(f.piece, cells);
+        if f.index >= a.from && failed.is_none() {
+            match output::print(frame(f, &colours)) {
+                Ok(()) => std::thread::sleep(delay),
+                Err(e) => failed = Some(e),
             }
         }
-        out.push_str("|\x1b[K\n");
+        colours.clear_full_rows();
+    });
+    if let Some(e) = failed {
+        return Err(e);
     }
-    let _ = writeln!(out, " +{}+\x1b[K", "--".repeat(WIDTH));
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(out.as_bytes());
-    let _ = stdout.flush();
+    output::print(format_args!("\n{r}"))
+}
+
+/// One frame of the Geek view: the header and the coloured field.
+fn frame(f: &Frame, colours: &ColouredBoard) -> String {
+    let mut out = String::from("\x1b[H");
+    let rows = if f.lines > 0 {
+        format!("+{} rows", f.lines)
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        out,
+        " piece {:>5}/{PIECES}  score {:>8}  {rows}\x1b[K",
+        f.index + 1,
+        f.score
+    );
+    draw_rows(colours, &mut out, |_| String::new());
+    out
 }

@@ -1,20 +1,32 @@
 //! `arcade tetris …`
 
 use crate::exit::bad_input;
-use crate::run_options::RunOptions;
+use crate::output::{self, OutputArgs};
+use crate::run_options::{self, RunOptions};
 use crate::watch::Watch;
 use anyhow::{Context, Result};
-use arcade_core::progress::Progress;
-use arcade_core::runner::with_threads;
-use arcade_tetris::bench::{self, BenchConfig, BenchReport};
-use arcade_tetris::tune::{self, Checkpoint, Method, Start, TuneSetup};
+use arcade_core::checkpoint::check_writable;
+use arcade_core::optim::MAX_POPULATION;
+use arcade_core::runner::effective_threads;
+use arcade_tetris::bench::{self, BenchConfig};
+use arcade_tetris::game::PlayReport;
+use arcade_tetris::tune::{self, Checkpoint, Method, Start, TuneReport, TuneSetup};
 use arcade_tetris::{
     Board, Feature, Limits, MoveMode, PieceSource, Player, Randomizer, Rules, Weights, game,
 };
 use clap::{Args, Subcommand, ValueEnum};
-use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+/// Candidates per generation, as an option: 1 to the optimizers' limit.
+pub(crate) fn population(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_POPULATION).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a whole number from 1 to {MAX_POPULATION}"
+        )),
+    }
+}
 
 #[derive(Subcommand)]
 pub enum Command {
@@ -123,17 +135,14 @@ pub struct PlayArgs {
     #[arg(long, value_name = "N")]
     max_lines: Option<u64>,
     /// Animate the board in the terminal.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "json")]
     watch: bool,
     /// Milliseconds per piece when watching.
-    #[arg(long, value_name = "MS", default_value_t = 40, requires = "watch")]
+    #[arg(long, value_name = "MS", default_value_t = 40, requires = "watch",
+          value_parser = clap::value_parser!(u64).range(0..=60_000))]
     delay: u64,
-    /// Print one JSON object instead of text.
-    #[arg(long, conflicts_with = "watch")]
-    json: bool,
-    /// No progress display.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 #[derive(Args)]
@@ -143,9 +152,9 @@ pub struct BenchArgs {
     /// Board size, WIDTHxHEIGHT (width 4-16, height 4-32).
     #[arg(long, value_name = "WxH", value_parser = parse_board, default_value = "10x10")]
     board: (usize, usize),
-    /// Number of games.
-    #[arg(long, default_value_t = 100)]
-    games: usize,
+    /// Number of games (results stream into the statistics).
+    #[arg(long, default_value_t = 100, value_parser = run_options::count)]
+    games: u64,
     /// Master seed: game i plays the pieces of seed derive(S, i).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -160,10 +169,11 @@ pub struct BenchArgs {
     max_pieces: Option<u64>,
     #[command(flatten)]
     run: RunOptions,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object (the library's report) instead of text.
     #[arg(long)]
     json: bool,
-    /// Include every game's line count in the JSON output.
+    /// Include every game's line count in the JSON output (kept up to
+    /// 2^20 games).
     #[arg(long, requires = "json")]
     per_game: bool,
 }
@@ -178,14 +188,15 @@ pub struct TuneArgs {
     #[arg(long, value_name = "WxH", value_parser = parse_board, default_value = "10x10")]
     board: (usize, usize),
     /// Generations to run (on --resume: the new target) [default: 50].
-    #[arg(long, value_name = "G")]
-    generations: Option<usize>,
+    #[arg(long, value_name = "G", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    generations: Option<u32>,
     /// Candidates per generation [default: CEM 100, DE 10 per weight, PSO 30].
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", value_parser = population)]
     population: Option<usize>,
     /// Games per fitness evaluation.
-    #[arg(long, value_name = "E", default_value_t = 10)]
-    games_per_eval: usize,
+    #[arg(long, value_name = "E", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    games_per_eval: u32,
     /// Stop each tuning game at this many lines.
     #[arg(long, value_name = "L")]
     max_lines: Option<u64>,
@@ -197,7 +208,7 @@ pub struct TuneArgs {
     #[arg(long, value_name = "NAME|FILE")]
     init: Option<String>,
     /// Initial standard deviation (CEM) or box half-width (DE, PSO).
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, value_parser = run_options::finite)]
     spread: f64,
     /// Placement generation used in the tuning games.
     #[arg(long = "moves", value_enum, default_value_t = Moves::Drop)]
@@ -254,7 +265,6 @@ fn load_ai(spec: &str) -> Result<Weights> {
 fn play(a: PlayArgs) -> Result<()> {
     let weights = load_ai(&a.ai.ai)?;
     let rules = Rules::classic();
-    let (w, h) = a.board;
     let mut player = Player::new(
         rules.clone(),
         weights.clone(),
@@ -272,15 +282,15 @@ fn play(a: PlayArgs) -> Result<()> {
         max_pieces: a.max_pieces,
         max_lines: a.max_lines,
     };
-    let board = Board::new(w, h).map_err(bad_input)?;
+    let board = Board::new(a.board.0, a.board.1).map_err(bad_input)?;
     let start = Instant::now();
     let result = if a.watch {
-        let mut view = Watch::new(&weights.name, rules, board, a.delay);
+        let mut view = Watch::new(&weights.name, rules, board, a.delay)?;
         let r = game::play(&mut player, board, &mut source, limits, |s| view.show(s));
-        view.finish();
+        view.finish()?;
         r
     } else {
-        let progress = Progress::counter("pieces", a.quiet || a.json);
+        let progress = a.output.counter("pieces");
         let r = game::play(&mut player, board, &mut source, limits, |s| {
             if s.pieces % 4096 == 0 {
                 progress.set_position(s.pieces);
@@ -291,34 +301,17 @@ fn play(a: PlayArgs) -> Result<()> {
         r
     };
     let seconds = start.elapsed().as_secs_f64();
-    if a.json {
-        let out = json!({
-            "ai": weights.name, "board": format!("{w}x{h}"), "seed": a.seed,
-            "lines": result.lines, "pieces": result.pieces, "clears": result.clears,
-            "end": result.end, "seconds": seconds,
-            "pieces_per_sec": result.pieces as f64 / seconds,
-        });
-        println!("{out}");
-    } else {
-        println!(
-            "{} on {w}x{h}: {} lines, {} pieces in {:.2} s ({:.0} pieces/s); clears 1/2/3/4: {:?}; ended: {}",
-            weights.name,
-            result.lines,
-            result.pieces,
-            seconds,
-            result.pieces as f64 / seconds,
-            result.clears,
-            result.end.as_str()
-        );
-    }
-    Ok(())
+    a.output.emit(&PlayReport::new(
+        &weights.name,
+        &board,
+        a.seed,
+        &result,
+        seconds,
+    ))
 }
 
 fn bench_cmd(a: BenchArgs) -> Result<()> {
     let weights = load_ai(&a.ai.ai)?;
-    if a.games == 0 {
-        return Err(bad_input(anyhow::anyhow!("--games must be at least 1")));
-    }
     let cfg = BenchConfig {
         width: a.board.0,
         height: a.board.1,
@@ -332,57 +325,24 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
         preview: a.ai.preview,
         randomizer: a.pieces.into(),
     };
-    let progress = Progress::new(a.games as u64, "games", a.run.quiet || a.json);
-    let report = with_threads(a.run.threads(), || {
-        bench::run(&Rules::classic(), &weights, &cfg, &progress)
-    });
-    progress.finish();
-    if a.json {
-        let mut v = serde_json::to_value(&report)?;
-        if !a.per_game {
-            v.as_object_mut()
-                .expect("report is an object")
-                .remove("lines_per_game");
-        }
-        println!("{v}");
-    } else {
-        print_bench(&report);
-    }
-    Ok(())
-}
-
-fn print_bench(r: &BenchReport) {
-    let mode = match r.mode {
-        MoveMode::Drop => "drop",
-        MoveMode::Reach => "reach",
+    let output = OutputArgs {
+        json: a.json,
+        quiet: a.run.quiet,
     };
-    println!(
-        "{} on {} ({mode}{}, {} pieces), {} games, seed {}",
-        r.ai,
-        r.board,
-        if r.preview { " + preview" } else { "" },
-        r.randomizer,
-        r.games,
-        r.seed
-    );
-    println!(
-        "  lines   mean {:.1}  95% CI [{:.1}, {:.1}]  median {:.1}  sd {:.1}  min {}  max {}",
-        r.mean_lines, r.ci95[0], r.ci95[1], r.median_lines, r.std_lines, r.min_lines, r.max_lines
-    );
-    if r.capped_games > 0 {
-        println!(
-            "  {} of {} games stopped at the cap",
-            r.capped_games, r.games
-        );
+    let progress = output.progress(a.games, "games");
+    let rules = Rules::classic();
+    let start = Instant::now();
+    let partial = a
+        .run
+        .install(|| bench::run_range(&rules, &weights, &cfg, 0..cfg.games, &progress));
+    progress.finish();
+    let threads = effective_threads(a.run.threads());
+    let seconds = start.elapsed().as_secs_f64();
+    let report = bench::BenchReport::new(&weights.name, &cfg, &partial, seconds, threads);
+    match a.per_game {
+        true => output.emit(&report.with_games(&partial)),
+        false => output.emit(&report),
     }
-    println!(
-        "  speed   {} pieces in {:.2} s: {:.0} pieces/s on {} thread{}",
-        r.pieces,
-        r.seconds,
-        r.pieces_per_sec,
-        r.threads,
-        if r.threads == 1 { "" } else { "s" }
-    );
 }
 
 fn parse_features(spec: &str) -> Result<Vec<Feature>> {
@@ -401,109 +361,88 @@ fn parse_features(spec: &str) -> Result<Vec<Feature>> {
         .collect()
 }
 
-fn default_checkpoint(out: &Path) -> PathBuf {
-    out.with_extension("checkpoint.json")
+/// The run `tune` continues or starts.
+fn tune_run(a: &TuneArgs, checkpoint: &Path) -> Result<Checkpoint> {
+    if a.resume {
+        let mut ck = Checkpoint::load(checkpoint).map_err(bad_input)?;
+        if let Some(g) = a.generations {
+            ck.generations = g as usize;
+        }
+        return Ok(ck);
+    }
+    let init = match &a.init {
+        Some(spec) => load_ai(spec)?,
+        None => Weights::from_pairs("zero", &[]),
+    };
+    let setup = TuneSetup {
+        features: parse_features(&a.features)?,
+        width: a.board.0,
+        height: a.board.1,
+        games_per_eval: a.games_per_eval as usize,
+        line_cap: a.max_lines,
+        mode: a.moves.into(),
+        randomizer: Randomizer::Uniform,
+    };
+    let start = Start {
+        method: a.method.into(),
+        init: setup.vector(&init),
+        spread: a.spread,
+        population: a.population,
+        noise: None,
+        seed: a.seed,
+    };
+    let generations = a.generations.unwrap_or(50) as usize;
+    Checkpoint::new(setup, &start, generations).map_err(bad_input)
 }
 
 fn tune_cmd(a: TuneArgs) -> Result<()> {
-    let rules = Rules::classic();
-    let checkpoint_path = a
+    let checkpoint = a
         .checkpoint
         .clone()
-        .unwrap_or_else(|| default_checkpoint(&a.out));
-    let mut run = if a.resume {
-        let mut ck = Checkpoint::load(&checkpoint_path).map_err(bad_input)?;
-        if let Some(g) = a.generations {
-            ck.generations = g;
-        }
-        ck
-    } else {
-        let features = parse_features(&a.features)?;
-        let init = match &a.init {
-            Some(spec) => load_ai(spec)?,
-            None => Weights::from_pairs("zero", &[]),
-        };
-        let setup = TuneSetup {
-            features,
-            width: a.board.0,
-            height: a.board.1,
-            games_per_eval: a.games_per_eval,
-            line_cap: a.max_lines,
-            mode: a.moves.into(),
-            randomizer: Randomizer::Uniform,
-        };
-        let start = Start {
-            method: a.method.into(),
-            init: setup.vector(&init),
-            spread: a.spread,
-            population: a.population,
-            noise: None,
-            seed: a.seed,
-        };
-        Checkpoint::new(setup, &start, a.generations.unwrap_or(50)).map_err(bad_input)?
-    };
+        .unwrap_or_else(|| a.out.with_extension("checkpoint.json"));
+    for path in [&a.out, &checkpoint] {
+        check_writable(path).map_err(bad_input)?;
+    }
+    let mut run = tune_run(&a, &checkpoint)?;
     let name = a.name.clone().unwrap_or_else(|| {
         a.out
             .file_stem()
             .map_or("tuned".into(), |s| s.to_string_lossy().into_owned())
     });
     let per_gen = run.optimizer.evaluations_per_generation() as u64;
-    let progress = Progress::new(per_gen, "evals", a.run.quiet);
+    let progress = arcade_core::progress::Progress::new(per_gen, "evals", a.run.quiet);
     progress.println(format!(
-        "tuning {} weights with {} on {}x{}: {} evaluations per generation, {} games each; checkpoint {}",
+        "tuning {} weights with {}: {per_gen} evaluations per generation; checkpoint {}",
         run.setup.features.len(),
         run.method.as_str(),
-        run.setup.width,
-        run.setup.height,
-        per_gen,
-        run.setup.games_per_eval,
-        checkpoint_path.display()
+        checkpoint.display()
     ));
     let started = Instant::now();
+    let rules = Rules::classic();
     while !run.is_done() {
-        let gen_start = Instant::now();
-        progress.reset(
-            per_gen,
-            &format!("gen {}/{}", run.history.len() + 1, run.generations),
-        );
-        let g = with_threads(a.run.threads(), || run.step(&rules, &progress));
-        run.save(&checkpoint_path)?;
+        let label = format!("gen {}/{}", run.history.len() + 1, run.generations);
+        progress.reset(per_gen, &label);
+        let g = a.run.install(|| run.step(&rules, &progress));
+        run.save(&checkpoint)?;
         write_weights(&run, &name, &a.out)?;
         progress.println(format!(
-            "gen {:>3}/{}  best {:>10.1}  mean {:>10.1}  best ever {:>10.1}  ({:.1} s)",
-            g.index + 1,
-            run.generations,
-            g.best,
-            g.mean,
-            g.best_ever,
-            gen_start.elapsed().as_secs_f64()
+            "{label}  best {:>10.1}  mean {:>10.1}  best ever {:>10.1}",
+            g.best, g.mean, g.best_ever
         ));
     }
     progress.finish();
     write_weights(&run, &name, &a.out)?;
-    let weights = run.weights(&name);
-    println!(
-        "wrote {} after {} generations ({:.1} s this session):\n{}",
-        a.out.display(),
-        run.history.len(),
-        started.elapsed().as_secs_f64(),
-        weights.describe()
-    );
-    Ok(())
+    output::print(TuneReport {
+        out: a.out.display().to_string(),
+        generations: run.history.len(),
+        seconds: started.elapsed().as_secs_f64(),
+        weights: run.weights(&name),
+        about: run.about(),
+    })
 }
 
 /// Writes the current recommendation with how it was made.
 fn write_weights(run: &Checkpoint, name: &str, out: &Path) -> Result<()> {
-    let about = json!({
-        "made_by": "arcade tetris tune",
-        "method": run.method,
-        "board": format!("{}x{}", run.setup.width, run.setup.height),
-        "generations": run.history.len(),
-        "games_per_eval": run.setup.games_per_eval,
-        "line_cap": run.setup.line_cap,
-        "moves": run.setup.mode,
-        "last_generation": run.history.last(),
-    });
-    let text = run.weights(name).to_json(about);
-    std::fs::write(out, text).with_context(|| format!("writing {}", out.display()))
+    std::fs::write(out, run.weights_file(name))
+        .with_context(|| format!("writing {}", out.display()))
 }

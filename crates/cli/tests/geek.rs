@@ -50,3 +50,194 @@ fn a_beam_of_zero_is_refused() {
     let o = arcade(&["geek", "solve", "--beam", "0", "--pieces", "10"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+/// Issue 30 regression tests for `geek` and `tetris`.
+mod hardening {
+    use crate::common::{TempDir, arcade, assert_bad_input, data_file, stderr};
+    use std::process::{Command, Stdio};
+
+    fn fixture(name: &str) -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tetris/tests/fixtures")
+            .join(name);
+        assert!(path.exists(), "missing fixture {}", path.display());
+        path.to_str().unwrap().to_string()
+    }
+
+    /// Item 2: a full disk is one line and exit 1, never a panic.
+    #[test]
+    fn writing_to_a_full_disk_is_one_line_and_exit_1() {
+        let full = std::path::Path::new("/dev/full");
+        assert!(full.exists(), "this test needs /dev/full");
+        let record = data_file("geek-tetris/record-1378178.txt");
+        for args in [
+            vec!["geek", "replay", record.as_str()],
+            vec![
+                "tetris", "bench", "--ai", "bcts", "--games", "3", "--board", "6x6", "--quiet",
+            ],
+            vec![
+                "tetris", "play", "--ai", "bcts", "--board", "6x6", "--quiet",
+            ],
+        ] {
+            let o = Command::new(env!("CARGO_BIN_EXE_arcade"))
+                .args(&args)
+                .stdin(Stdio::null())
+                .stdout(std::fs::File::create(full).unwrap())
+                .output()
+                .unwrap();
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+            assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+            assert!(
+                err.contains("error: writing to standard output"),
+                "{args:?}: {err}"
+            );
+        }
+    }
+
+    /// Items 3 and 5: absurd sizes and times are parse errors.
+    #[test]
+    fn absurd_counts_and_times_are_rejected_at_parse_time() {
+        let bench = ["tetris", "bench", "--ai", "bcts", "--games"];
+        assert_bad_input(&[&bench[..], &["18446744073709551615"]].concat(), "--games");
+        for cmd in [
+            &["tetris", "tune", "--out", "x.json"][..],
+            &["geek", "tune", "--out", "x.json"],
+        ] {
+            assert_bad_input(
+                &[cmd, &["--population", "4294967296"]].concat(),
+                "--population",
+            );
+        }
+        for bad in ["nan", "inf", "-1"] {
+            assert_bad_input(&["geek", "solve", "--seconds", bad], "--seconds");
+        }
+        assert_bad_input(&["geek", "solve", "--stage-share", "nan"], "--stage-share");
+        assert_bad_input(&["geek", "solve", "--beam", "0"], "--beam");
+    }
+
+    /// Item 3: a huge game count streams (memory does not grow with it);
+    /// stopped after a moment, it has not aborted.
+    #[test]
+    fn a_huge_game_count_streams_instead_of_aborting() {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arcade"))
+            .args(["tetris", "bench", "--ai", "bcts", "--games", "4294967296"])
+            .args(["--max-pieces", "200", "--quiet", "--threads", "1"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_secs(2));
+        assert!(child.try_wait().unwrap().is_none(), "bench ended early");
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+
+    /// Item 6: the reproducers are exit 2 with what is wrong.
+    #[test]
+    fn edited_checkpoints_are_exit_2_with_the_reason() {
+        let dir = TempDir::new("geek-resume");
+        let out = dir.path("r.txt");
+        for (file, reason) in [
+            ("geek-solve-resume-empty-beam.json", "the beam is empty"),
+            ("geek-solve-resume-parent-oob.json", "out of range"),
+        ] {
+            let ck = fixture(file);
+            assert_bad_input(
+                &[
+                    "geek",
+                    "solve",
+                    "--resume",
+                    "--checkpoint",
+                    &ck,
+                    "--out",
+                    &out,
+                ],
+                reason,
+            );
+        }
+        let ck = fixture("tetris-tune-resume-height.checkpoint.json");
+        let t = dir.path("t.json");
+        let args = [
+            "tetris",
+            "tune",
+            "--resume",
+            "--checkpoint",
+            &ck,
+            "--out",
+            &t,
+        ];
+        assert_bad_input(&args, "board height 4294967296");
+        let g = dir.path("g.json");
+        std::fs::copy(
+            fixture("geek-tune-resume-short-mean.checkpoint.json"),
+            dir.path("g.checkpoint.json"),
+        )
+        .unwrap();
+        assert_bad_input(&["geek", "tune", "--resume", "--out", &g], "mean has");
+    }
+
+    /// Item 7: a checkpoint named `*.tmp` is saved through another file and
+    /// loads; a user's files beside it are untouched.
+    #[test]
+    fn a_tmp_checkpoint_is_saved_safely() {
+        let dir = TempDir::new("geek-ck-tmp");
+        let ck = dir.path("ck.tmp");
+        let mine = dir.path("ck.partial");
+        std::fs::write(&mine, "mine").unwrap();
+        let out = dir.path("r.txt");
+        let args = ["geek", "solve", "--beam", "4", "--pieces", "60", "--quiet"];
+        let more = [
+            "--checkpoint",
+            &ck,
+            "--checkpoint-every",
+            "20",
+            "--out",
+            &out,
+        ];
+        let o = arcade(&[&args[..], &more].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(std::fs::read_to_string(&mine).unwrap(), "mine");
+        let resumed = arcade(&[
+            "geek",
+            "solve",
+            "--resume",
+            "--checkpoint",
+            &ck,
+            "--out",
+            &out,
+            "--quiet",
+        ]);
+        assert!(resumed.status.success(), "{}", stderr(&resumed));
+        let names: Vec<_> = std::fs::read_dir(std::path::Path::new(&ck).parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(
+            names.iter().all(|n| !n.contains("arcade-checkpoint")),
+            "{names:?}"
+        );
+    }
+
+    /// Item 8: a bad --out or --checkpoint fails before any search.
+    #[test]
+    fn output_paths_are_checked_before_the_search() {
+        let start = std::time::Instant::now();
+        let bad = "/nonexistent-arcade-dir/record.txt";
+        assert_bad_input(
+            &["geek", "solve", "--seconds", "3600", "--out", bad],
+            "nonexistent-arcade-dir",
+        );
+        let args = ["geek", "solve", "--checkpoint", bad, "--out", "/tmp/x"];
+        assert_bad_input(&args, "nonexistent-arcade-dir");
+        assert_bad_input(&["tetris", "tune", "--out", bad], "nonexistent-arcade-dir");
+        assert!(start.elapsed().as_secs() < 5);
+    }
+
+    /// Item 10: a weights file is read with a size limit.
+    #[test]
+    fn an_endless_weights_file_is_a_bounded_error() {
+        assert_bad_input(&["tetris", "play", "--ai", "/dev/zero"], "larger than");
+        assert_bad_input(&["geek", "solve", "--weights", "/dev/zero"], "larger than");
+    }
+}

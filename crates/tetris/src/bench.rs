@@ -1,4 +1,10 @@
-//! Many seeded games in parallel, summarised with confidence intervals.
+//! Many seeded games in parallel, streamed into exact statistics.
+//!
+//! Shardable (a Ray worker, a web job): [`run_range`] plays any range of the
+//! games into a [`BenchPartial`] (integer counts and a [`Tally`], never
+//! averages); partials of consecutive ranges [`merge`](BenchPartial::merge)
+//! exactly, and [`BenchReport::new`] turns the whole into means and
+//! intervals. Memory does not grow with the number of games.
 
 use crate::board::Board;
 use crate::eval::Weights;
@@ -8,9 +14,11 @@ use crate::player::Player;
 use crate::rules::Rules;
 use crate::source::{PieceSource, Randomizer};
 use arcade_core::progress::Progress;
-use arcade_core::runner::run_episodes;
-use arcade_core::stats::Summary;
+use arcade_core::runner::fold_episodes;
+use arcade_core::stats::Tally;
 use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::ops::Range;
 use std::time::Instant;
 
 /// What to play.
@@ -18,7 +26,7 @@ use std::time::Instant;
 pub struct BenchConfig {
     pub width: usize,
     pub height: usize,
-    pub games: usize,
+    pub games: u64,
     /// Game `i` uses pieces seeded by `derive_seed(seed, i)`.
     pub seed: u64,
     pub limits: Limits,
@@ -27,29 +35,143 @@ pub struct BenchConfig {
     pub randomizer: Randomizer,
 }
 
+/// The games of one range, summarised so that ranges merge exactly.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BenchPartial {
+    /// Lines per game, in game order.
+    pub lines: Tally,
+    pub pieces: u64,
+    /// Games stopped by the limits rather than by topping out.
+    pub capped_games: u64,
+}
+
+impl BenchPartial {
+    pub fn new() -> BenchPartial {
+        BenchPartial {
+            lines: Tally::new(),
+            ..BenchPartial::default()
+        }
+    }
+
+    /// Adds one game (the next in order).
+    pub fn push(&mut self, r: &GameResult) {
+        self.lines.push(r.lines);
+        self.pieces += r.pieces;
+        self.capped_games += u64::from(r.end != End::ToppedOut);
+    }
+
+    /// Appends `later`, the partial of the range right after this one.
+    pub fn merge(&mut self, later: &BenchPartial) {
+        self.lines.merge(&later.lines);
+        self.pieces += later.pieces;
+        self.capped_games += later.capped_games;
+    }
+}
+
 /// The summary `arcade tetris bench` prints.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BenchReport {
     pub ai: String,
     pub board: String,
-    pub games: usize,
+    pub games: u64,
     pub seed: u64,
     pub mode: MoveMode,
     pub preview: bool,
     pub randomizer: Randomizer,
     pub mean_lines: f64,
     pub ci95: [f64; 2],
-    pub median_lines: f64,
+    /// The median, when the games were few enough to keep every result.
+    pub median_lines: Option<f64>,
     pub std_lines: f64,
-    pub min_lines: f64,
-    pub max_lines: f64,
+    pub min_lines: u64,
+    pub max_lines: u64,
     /// Games stopped by `limits` rather than by topping out.
-    pub capped_games: usize,
+    pub capped_games: u64,
     pub pieces: u64,
     pub pieces_per_sec: f64,
     pub seconds: f64,
     pub threads: usize,
-    pub lines_per_game: Vec<u64>,
+    /// Every game's lines, in order, when asked for (and kept).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub lines_per_game: Option<Vec<u64>>,
+}
+
+impl BenchReport {
+    /// The report of `partial` (all of `cfg`'s games) played by `ai`.
+    pub fn new(
+        ai: &str,
+        cfg: &BenchConfig,
+        partial: &BenchPartial,
+        seconds: f64,
+        threads: usize,
+    ) -> BenchReport {
+        let lines = &partial.lines;
+        BenchReport {
+            ai: ai.to_string(),
+            board: format!("{}x{}", cfg.width, cfg.height),
+            games: lines.n,
+            seed: cfg.seed,
+            mode: cfg.mode,
+            preview: cfg.preview,
+            randomizer: cfg.randomizer,
+            mean_lines: lines.mean(),
+            ci95: lines.ci95().as_array(),
+            median_lines: lines.median(),
+            std_lines: lines.std_dev(),
+            min_lines: lines.min.unwrap_or(0),
+            max_lines: lines.max.unwrap_or(0),
+            capped_games: partial.capped_games,
+            pieces: partial.pieces,
+            pieces_per_sec: partial.pieces as f64 / seconds,
+            seconds,
+            threads,
+            lines_per_game: None,
+        }
+    }
+
+    /// Adds every game's line count (when the partial kept them).
+    pub fn with_games(mut self, partial: &BenchPartial) -> BenchReport {
+        self.lines_per_game = partial.lines.values.clone();
+        self
+    }
+}
+
+impl fmt::Display for BenchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = self;
+        let mode = match r.mode {
+            MoveMode::Drop => "drop",
+            MoveMode::Reach => "reach",
+        };
+        let preview = if r.preview { " + preview" } else { "" };
+        writeln!(
+            f,
+            "{} on {} ({mode}{preview}, {} pieces), {} games, seed {}",
+            r.ai, r.board, r.randomizer, r.games, r.seed
+        )?;
+        let median = r.median_lines.map_or("-".into(), |m| format!("{m:.1}"));
+        writeln!(
+            f,
+            "  lines   mean {:.1}  95% CI [{:.1}, {:.1}]  median {median}  sd {:.1}  min {}  max {}",
+            r.mean_lines, r.ci95[0], r.ci95[1], r.std_lines, r.min_lines, r.max_lines
+        )?;
+        if r.capped_games > 0 {
+            writeln!(
+                f,
+                "  {} of {} games stopped at the cap",
+                r.capped_games, r.games
+            )?;
+        }
+        writeln!(
+            f,
+            "  speed   {} pieces in {:.2} s: {:.0} pieces/s on {} thread{}",
+            r.pieces,
+            r.seconds,
+            r.pieces_per_sec,
+            r.threads,
+            if r.threads == 1 { "" } else { "s" }
+        )
+    }
 }
 
 /// Plays one game with a fresh player and board.
@@ -60,43 +182,43 @@ pub fn play_one(player: &Player, cfg: &BenchConfig, seed: u64) -> GameResult {
     game::play(&mut player, board, &mut source, cfg.limits, |_| {})
 }
 
-/// Plays `cfg.games` games on the current rayon pool.
+/// Plays games `range` of `cfg` on the current rayon pool, streaming.
+pub fn run_range(
+    rules: &Rules,
+    weights: &Weights,
+    cfg: &BenchConfig,
+    range: Range<u64>,
+    progress: &Progress,
+) -> BenchPartial {
+    let player = Player::new(rules.clone(), weights.clone(), cfg.mode, cfg.preview);
+    let mut partial = BenchPartial::new();
+    fold_episodes(
+        range,
+        cfg.seed,
+        progress,
+        |_, seed| play_one(&player, cfg, seed),
+        |_, r| partial.push(&r),
+    );
+    partial
+}
+
+/// Plays all of `cfg.games` on the current rayon pool.
 pub fn run(
     rules: &Rules,
     weights: &Weights,
     cfg: &BenchConfig,
     progress: &Progress,
 ) -> BenchReport {
-    let player = Player::new(rules.clone(), weights.clone(), cfg.mode, cfg.preview);
     let start = Instant::now();
-    let results = run_episodes(cfg.games, cfg.seed, progress, |_, seed| {
-        play_one(&player, cfg, seed)
-    });
+    let partial = run_range(rules, weights, cfg, 0..cfg.games, progress);
     let seconds = start.elapsed().as_secs_f64();
-    let lines: Vec<f64> = results.iter().map(|r| r.lines as f64).collect();
-    let summary = Summary::of(&lines);
-    let pieces: u64 = results.iter().map(|r| r.pieces).sum();
-    BenchReport {
-        ai: weights.name.clone(),
-        board: format!("{}x{}", cfg.width, cfg.height),
-        games: cfg.games,
-        seed: cfg.seed,
-        mode: cfg.mode,
-        preview: cfg.preview,
-        randomizer: cfg.randomizer,
-        mean_lines: summary.mean,
-        ci95: summary.ci95.as_array(),
-        median_lines: summary.median,
-        std_lines: summary.std_dev,
-        min_lines: summary.min,
-        max_lines: summary.max,
-        capped_games: results.iter().filter(|r| r.end != End::ToppedOut).count(),
-        pieces,
-        pieces_per_sec: pieces as f64 / seconds,
+    BenchReport::new(
+        &weights.name,
+        cfg,
+        &partial,
         seconds,
-        threads: rayon::current_num_threads(),
-        lines_per_game: results.iter().map(|r| r.lines).collect(),
-    }
+        rayon::current_num_threads(),
+    )
 }
 
 #[cfg(test)]
@@ -104,27 +226,61 @@ mod tests {
     use super::*;
     use arcade_core::runner::with_threads;
 
-    #[test]
-    fn reports_are_reproducible_and_thread_independent() {
-        let cfg = BenchConfig {
+    fn config(games: u64) -> BenchConfig {
+        BenchConfig {
             width: 6,
             height: 8,
-            games: 24,
+            games,
             seed: 3,
             limits: Limits::default(),
             mode: MoveMode::Drop,
             preview: false,
             randomizer: Randomizer::Uniform,
-        };
+        }
+    }
+
+    #[test]
+    fn reports_are_reproducible_and_thread_independent() {
+        let cfg = config(24);
         let rules = Rules::classic();
         let w = Weights::builtin("dellacherie").unwrap();
         let a = with_threads(Some(1), || run(&rules, &w, &cfg, &Progress::hidden()));
         let b = with_threads(Some(3), || run(&rules, &w, &cfg, &Progress::hidden()));
-        assert_eq!(a.lines_per_game, b.lines_per_game);
+        let partial = run_range(&rules, &w, &cfg, 0..24, &Progress::hidden());
+        let lines = partial.lines.values.clone().unwrap();
         assert_eq!(a.pieces, b.pieces);
-        let mean = a.lines_per_game.iter().sum::<u64>() as f64 / 24.0;
+        assert_eq!((a.mean_lines, a.ci95), (b.mean_lines, b.ci95));
+        let mean = lines.iter().sum::<u64>() as f64 / 24.0;
         assert!((a.mean_lines - mean).abs() < 1e-9);
         assert!(a.ci95[0] <= a.mean_lines && a.mean_lines <= a.ci95[1]);
         assert_eq!(a.capped_games, 0);
+        assert_eq!(a.lines_per_game, None);
+        let with = BenchReport::new("x", &cfg, &partial, 1.0, 1).with_games(&partial);
+        assert_eq!(with.lines_per_game, Some(lines));
+    }
+
+    /// Shards merge to exactly the whole run: split inside the first block
+    /// of 4,096 games and on its boundary.
+    #[test]
+    fn merged_ranges_give_exactly_the_whole_report() {
+        let n = 4096 + 300;
+        let cfg = BenchConfig {
+            width: 4,
+            height: 4,
+            ..config(n)
+        };
+        let rules = Rules::classic();
+        let w = Weights::builtin("dellacherie").unwrap();
+        let whole = run_range(&rules, &w, &cfg, 0..n, &Progress::hidden());
+        assert!(whole.lines.max > whole.lines.min, "games differ");
+        for split in [1000, 4096] {
+            let mut merged = run_range(&rules, &w, &cfg, 0..split, &Progress::hidden());
+            merged.merge(&run_range(&rules, &w, &cfg, split..n, &Progress::hidden()));
+            assert_eq!(merged, whole, "split at {split}");
+            assert_eq!(
+                BenchReport::new("x", &cfg, &merged, 1.0, 2),
+                BenchReport::new("x", &cfg, &whole, 1.0, 2)
+            );
+        }
     }
 }

@@ -19,7 +19,7 @@ use std::path::Path;
 use thiserror::Error;
 
 /// A named weight per feature.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Weights {
     pub name: String,
     pub values: [f64; COUNT],
@@ -33,12 +33,8 @@ const ARCADE_TUNED: &str = include_str!("../weights/arcade-tuned.json");
 
 #[derive(Debug, Error)]
 pub enum WeightsError {
-    #[error("{path}: cannot read weights file: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] arcade_core::input::InputError),
     #[error("{origin}: line {line}, column {column}: {message}")]
     Syntax {
         origin: String,
@@ -173,10 +169,7 @@ impl Weights {
     }
 
     pub fn load(path: &Path) -> Result<Weights, WeightsError> {
-        let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+        let text = arcade_core::input::read_text(path, arcade_core::input::MAX_INPUT_BYTES)?;
         let stem = path
             .file_stem()
             .map_or("custom".into(), |s| s.to_string_lossy().into_owned());

@@ -217,3 +217,50 @@ mod tests {
         assert_eq!(run(5), run(5));
     }
 }
+
+/// The result `arcade tetris play` prints: one game and its speed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayReport {
+    pub ai: String,
+    pub board: String,
+    pub seed: u64,
+    pub lines: u64,
+    pub pieces: u64,
+    pub clears: [u64; 4],
+    pub end: End,
+    pub seconds: f64,
+    pub pieces_per_sec: f64,
+}
+
+impl PlayReport {
+    pub fn new(ai: &str, board: &Board, seed: u64, r: &GameResult, seconds: f64) -> PlayReport {
+        PlayReport {
+            ai: ai.to_string(),
+            board: format!("{}x{}", board.width(), board.height()),
+            seed,
+            lines: r.lines,
+            pieces: r.pieces,
+            clears: r.clears,
+            end: r.end,
+            seconds,
+            pieces_per_sec: r.pieces as f64 / seconds,
+        }
+    }
+}
+
+impl std::fmt::Display for PlayReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{} on {}: {} lines, {} pieces in {:.2} s ({:.0} pieces/s); clears 1/2/3/4: {:?}; ended: {}",
+            self.ai,
+            self.board,
+            self.lines,
+            self.pieces,
+            self.seconds,
+            self.pieces_per_sec,
+            self.clears,
+            self.end.as_str()
+        )
+    }
+}

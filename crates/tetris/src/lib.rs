@@ -7,6 +7,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod colours;
 pub mod eval;
 pub mod features;
 pub mod game;

@@ -4,6 +4,7 @@
 //! saved after every generation, so an interrupted run resumes exactly.
 
 use crate::bench::{self, BenchConfig};
+use crate::board::Board;
 use crate::eval::Weights;
 use crate::features::{COUNT, Feature};
 use crate::game::Limits;
@@ -11,7 +12,7 @@ use crate::movegen::MoveMode;
 use crate::player::Player;
 use crate::rules::Rules;
 use crate::source::Randomizer;
-use arcade_core::checkpoint::{self, CheckpointError};
+use arcade_core::checkpoint::{self, CheckpointError, Validate};
 use arcade_core::derive_seed;
 use arcade_core::optim::{
     Cem, CemConfig, ConfigError, De, DeConfig, Generation, Optimizer, Pso, PsoConfig,
@@ -85,7 +86,7 @@ impl TuneSetup {
         let cfg = BenchConfig {
             width: self.width,
             height: self.height,
-            games: self.games_per_eval,
+            games: self.games_per_eval as u64,
             seed,
             limits: Limits {
                 max_pieces: None,
@@ -105,6 +106,41 @@ impl TuneSetup {
             .map(|j| bench::play_one(&player, &cfg, derive_seed(seed, j as u64)).lines)
             .sum();
         total as f64 / self.games_per_eval as f64
+    }
+}
+
+/// How a tuned weights file was made: its `about` object.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TuneAbout {
+    pub made_by: String,
+    pub method: Method,
+    pub board: String,
+    pub generations: usize,
+    pub games_per_eval: usize,
+    pub line_cap: Option<u64>,
+    pub moves: MoveMode,
+    pub last_generation: Option<Generation>,
+}
+
+/// What a finished (or resumed and finished) tuning session reports.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TuneReport {
+    /// The weights file written.
+    pub out: String,
+    pub generations: usize,
+    pub seconds: f64,
+    pub weights: Weights,
+    pub about: TuneAbout,
+}
+
+impl std::fmt::Display for TuneReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "wrote {} after {} generations ({:.1} s this session):",
+            self.out, self.generations, self.seconds
+        )?;
+        write!(f, "{}", self.weights.describe())
     }
 }
 
@@ -202,6 +238,26 @@ impl Checkpoint {
         self.setup.weights(name, &self.optimizer.recommendation())
     }
 
+    /// How the current recommendation was made (the weights file's `about`).
+    pub fn about(&self) -> TuneAbout {
+        TuneAbout {
+            made_by: "arcade tetris tune".into(),
+            method: self.method,
+            board: format!("{}x{}", self.setup.width, self.setup.height),
+            generations: self.history.len(),
+            games_per_eval: self.setup.games_per_eval,
+            line_cap: self.setup.line_cap,
+            moves: self.setup.mode,
+            last_generation: self.history.last().cloned(),
+        }
+    }
+
+    /// The weights file of the current recommendation, named `name`.
+    pub fn weights_file(&self, name: &str) -> String {
+        let about = serde_json::to_value(self.about()).expect("the about record serialises");
+        self.weights(name).to_json(about)
+    }
+
     /// Writes atomically: a run killed mid-write keeps the previous file.
     pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
         checkpoint::save(self, path)
@@ -277,9 +333,84 @@ mod tests {
     }
 }
 
-// FIXME(issue 30 item 6): validate every field on load.
-impl arcade_core::checkpoint::Validate for Checkpoint {
-    fn validate(&self) -> Result<(), String> {
+/// Most games one fitness evaluation plays.
+pub const MAX_GAMES_PER_EVAL: usize = 1_000_000;
+
+impl TuneSetup {
+    /// Checks that the setup describes runnable games.
+    pub fn check(&self) -> Result<(), String> {
+        Board::new(self.width, self.height).map_err(|e| e.to_string())?;
+        if self.features.is_empty() {
+            return Err("no features to tune".into());
+        }
+        if let Some(f) = self
+            .features
+            .iter()
+            .enumerate()
+            .find_map(|(i, f)| self.features[..i].contains(f).then_some(f))
+        {
+            return Err(format!("feature {:?} is listed twice", f.name()));
+        }
+        if !(1..=MAX_GAMES_PER_EVAL).contains(&self.games_per_eval) {
+            return Err(format!(
+                "games_per_eval {} is not from 1 to {MAX_GAMES_PER_EVAL}",
+                self.games_per_eval
+            ));
+        }
         Ok(())
+    }
+}
+
+/// Checks what every tuning run holds: the optimizer's state validates, it
+/// is of `method` and searches `dimension` numbers, and `history` has one
+/// entry per generation it ran.
+pub(crate) fn check_run(
+    optimizer: &Optimizer,
+    method: Method,
+    dimension: usize,
+    history: &[Generation],
+) -> Result<(), String> {
+    optimizer
+        .validate()
+        .map_err(|e| format!("optimizer: {e}"))?;
+    let actual = match optimizer {
+        Optimizer::Cem(_) => Method::Cem,
+        Optimizer::De(_) => Method::De,
+        Optimizer::Pso(_) => Method::Pso,
+    };
+    if actual != method {
+        return Err(format!(
+            "method is {} but the optimizer state is {}",
+            method.as_str(),
+            actual.as_str()
+        ));
+    }
+    if optimizer.dimension() != dimension {
+        return Err(format!(
+            "the optimizer searches {} numbers, expected {dimension} (one per weight)",
+            optimizer.dimension()
+        ));
+    }
+    if history.len() != optimizer.generations_done() {
+        return Err(format!(
+            "history has {} generations, the optimizer ran {}",
+            history.len(),
+            optimizer.generations_done()
+        ));
+    }
+    Ok(())
+}
+
+/// A loaded run is checked in full (setup, optimizer, history), so an edited
+/// checkpoint is an error that says what is wrong, never a panic later.
+impl Validate for Checkpoint {
+    fn validate(&self) -> Result<(), String> {
+        self.setup.check().map_err(|e| format!("setup: {e}"))?;
+        check_run(
+            &self.optimizer,
+            self.method,
+            self.setup.features.len(),
+            &self.history,
+        )
     }
 }

@@ -1,5 +1,6 @@
 //! Integration tests, one binary per crate (one module per area), so a
 //! test run links one executable instead of one per file.
 
+mod checkpoints;
 mod geek_record;
 mod strength;

@@ -74,9 +74,7 @@ impl CemConfig {
                 self.initial_std
             ));
         }
-        if self.population == 0 {
-            return fail("CEM population must be at least 1".into());
-        }
+        super::check_population_size("CEM", self.population, 1)?;
         if !(self.elite_fraction > 0.0 && self.elite_fraction <= 1.0) {
             return fail(format!(
                 "CEM elite fraction must be in (0, 1], got {}",
@@ -207,6 +205,22 @@ impl Cem {
 
     pub fn generations_done(&self) -> usize {
         self.generation
+    }
+
+    pub fn dimension(&self) -> usize {
+        self.config.initial_mean.len()
+    }
+
+    /// Checks a loaded state (see `Validate for Optimizer`).
+    pub(super) fn check_state(&self) -> Result<(), String> {
+        self.config.validate().map_err(|e| e.0)?;
+        let dim = self.dimension();
+        super::check_vector("mean", &self.mean, dim)?;
+        super::check_vector("std", &self.std, dim)?;
+        if let Some(j) = self.std.iter().position(|&s| s < 0.0) {
+            return Err(format!("std[{j}] is {}, expected >= 0", self.std[j]));
+        }
+        super::check_best(&self.best_x, self.best_f, dim)
     }
 
     pub fn evaluations_per_generation(&self) -> usize {

@@ -64,12 +64,7 @@ impl DeConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
         let fail = |msg: String| Err(ConfigError(msg));
         check_box("DE", &self.init_low, &self.init_high)?;
-        if self.population < 4 {
-            return fail(format!(
-                "DE population must be at least 4, got {}",
-                self.population
-            ));
-        }
+        super::check_population_size("DE", self.population, 4)?;
         if !(self.f.is_finite() && self.f >= 0.0) {
             return fail(format!(
                 "DE differential weight F must be finite and >= 0, got {}",
@@ -219,6 +214,19 @@ impl De {
 
     pub fn generations_done(&self) -> usize {
         self.generation
+    }
+
+    pub fn dimension(&self) -> usize {
+        self.config.init_low.len()
+    }
+
+    /// Checks a loaded state (see `Validate for Optimizer`).
+    pub(super) fn check_state(&self) -> Result<(), String> {
+        self.config.validate().map_err(|e| e.0)?;
+        let (dim, size) = (self.dimension(), self.config.population);
+        super::check_population("population", &self.population, size, dim)?;
+        super::check_scores("scores", &self.scores, size)?;
+        super::check_best(&self.best_x, self.best_f, dim)
     }
 
     pub fn evaluations_per_generation(&self) -> usize {

@@ -93,6 +93,99 @@ impl Optimizer {
             Optimizer::Pso(o) => o.best(),
         }
     }
+
+    /// The dimension of the vectors searched.
+    pub fn dimension(&self) -> usize {
+        match self {
+            Optimizer::Cem(o) => o.dimension(),
+            Optimizer::De(o) => o.dimension(),
+            Optimizer::Pso(o) => o.dimension(),
+        }
+    }
+}
+
+/// A loaded state is checked in full: its configuration is runnable, every
+/// vector has the configuration's dimension, populations have the configured
+/// size, indices are in range and the numbers a step computes with are
+/// finite, so resuming an edited checkpoint cannot panic.
+impl crate::checkpoint::Validate for Optimizer {
+    fn validate(&self) -> Result<(), String> {
+        match self {
+            Optimizer::Cem(o) => o.check_state(),
+            Optimizer::De(o) => o.check_state(),
+            Optimizer::Pso(o) => o.check_state(),
+        }
+    }
+}
+
+/// Checks that `v` (named `what`) has `dim` entries, all finite.
+fn check_vector(what: &str, v: &[f64], dim: usize) -> Result<(), String> {
+    if v.len() != dim {
+        return Err(format!(
+            "{what} has {} entries, expected {dim} (the dimension)",
+            v.len()
+        ));
+    }
+    match v.iter().position(|x| !x.is_finite()) {
+        Some(j) => Err(format!("{what}[{j}] is {}, expected a finite number", v[j])),
+        None => Ok(()),
+    }
+}
+
+/// Checks a population of `size` vectors of dimension `dim`.
+fn check_population(what: &str, rows: &[Vec<f64>], size: usize, dim: usize) -> Result<(), String> {
+    if rows.len() != size {
+        return Err(format!(
+            "{what} has {} members, expected {size} (the population)",
+            rows.len()
+        ));
+    }
+    for (i, row) in rows.iter().enumerate() {
+        check_vector(&format!("{what}[{i}]"), row, dim)?;
+    }
+    Ok(())
+}
+
+/// Checks scores: empty (not yet evaluated) or one per member, none NaN
+/// (`-inf` stands for a failed evaluation and is allowed).
+fn check_scores(what: &str, scores: &[f64], size: usize) -> Result<(), String> {
+    if !scores.is_empty() && scores.len() != size {
+        return Err(format!(
+            "{what} has {} entries, expected 0 or {size} (the population)",
+            scores.len()
+        ));
+    }
+    match scores
+        .iter()
+        .position(|x| x.is_nan() || *x == f64::INFINITY)
+    {
+        Some(i) => Err(format!("{what}[{i}] is {}", scores[i])),
+        None => Ok(()),
+    }
+}
+
+/// Checks the best-so-far pair.
+fn check_best(best_x: &[f64], best_f: f64, dim: usize) -> Result<(), String> {
+    check_vector("best_x", best_x, dim)?;
+    if best_f.is_nan() || best_f == f64::INFINITY {
+        return Err(format!("best_f is {best_f}"));
+    }
+    Ok(())
+}
+
+/// Largest population (candidates per generation) any optimizer accepts: far
+/// above any useful one, small enough that a generation's vectors fit in
+/// memory (a checkpoint or option asking for more is an error, not an abort).
+pub const MAX_POPULATION: usize = 100_000;
+
+/// Checks a population size against `min..=MAX_POPULATION`.
+fn check_population_size(method: &str, population: usize, min: usize) -> Result<(), ConfigError> {
+    if population < min || population > MAX_POPULATION {
+        return Err(ConfigError(format!(
+            "{method} population must be from {min} to {MAX_POPULATION}, got {population}"
+        )));
+    }
+    Ok(())
 }
 
 /// A configuration an optimizer cannot run with (checked by each config's
@@ -482,5 +575,166 @@ mod tests {
         );
         let err = serde_json::from_str::<Floats>(r#"{"one":"x1","row":[],"rows":[]}"#).unwrap_err();
         assert!(err.to_string().contains("x1"), "{err}");
+    }
+}
+
+/// Loaded states are checked in full (issue 30 item 6).
+#[cfg(test)]
+mod validation {
+    use super::*;
+    use crate::checkpoint::Validate;
+    use serde_json::Value;
+
+    fn states() -> Vec<Value> {
+        let progress = Progress::hidden();
+        let fitness = |x: &[f64], _: u64| -testing::sphere(x);
+        let mut out = Vec::new();
+        for mut opt in [
+            Optimizer::Cem(Cem::new(CemConfig::new(vec![1.0, 2.0, 3.0], 1))),
+            Optimizer::De(De::new(DeConfig::new(vec![0.0; 3], vec![1.0; 3], 1))),
+            Optimizer::Pso(Pso::new(PsoConfig::new(vec![0.0; 3], vec![1.0; 3], 1))),
+        ] {
+            opt.step(&fitness, &progress);
+            opt.step(&fitness, &progress);
+            assert_eq!(opt.validate(), Ok(()));
+            out.push(serde_json::to_value(&opt).unwrap());
+        }
+        out
+    }
+
+    fn check(mut state: Value, pointer: &str, value: Value, expect: &str) {
+        *state
+            .pointer_mut(pointer)
+            .unwrap_or_else(|| panic!("{pointer}")) = value;
+        let opt: Optimizer = serde_json::from_value(state).unwrap();
+        let err = opt.validate().unwrap_err();
+        assert!(err.contains(expect), "{pointer}: {err}");
+    }
+
+    #[test]
+    fn tampered_states_say_what_is_wrong() {
+        let [cem, de, pso] = <[Value; 3]>::try_from(states()).unwrap();
+        check(
+            cem.clone(),
+            "/mean",
+            serde_json::json!([1.0]),
+            "mean has 1 entries, expected 3",
+        );
+        check(
+            cem.clone(),
+            "/std/1",
+            serde_json::json!("NaN"),
+            "std[1] is NaN",
+        );
+        check(
+            cem.clone(),
+            "/std/2",
+            serde_json::json!(-1.0),
+            "std[2] is -1",
+        );
+        check(
+            cem.clone(),
+            "/best_x",
+            serde_json::json!([]),
+            "best_x has 0",
+        );
+        check(
+            cem,
+            "/config/population",
+            serde_json::json!(1u64 << 40),
+            "population must be",
+        );
+        check(
+            de.clone(),
+            "/population/2",
+            serde_json::json!([1.0]),
+            "population[2] has 1",
+        );
+        check(
+            de.clone(),
+            "/scores",
+            serde_json::json!([1.0]),
+            "scores has 1 entries",
+        );
+        check(
+            de.clone(),
+            "/population",
+            serde_json::json!([]),
+            "population has 0 members",
+        );
+        check(de, "/best_f", serde_json::json!("NaN"), "best_f is NaN");
+        check(
+            pso.clone(),
+            "/leader",
+            serde_json::json!(30),
+            "leader 30 is out of range",
+        );
+        check(
+            pso.clone(),
+            "/velocities/0/1",
+            serde_json::json!("inf"),
+            "velocities[0][1] is inf",
+        );
+        check(
+            pso.clone(),
+            "/personal_best",
+            serde_json::json!([]),
+            "personal_best has 0",
+        );
+        check(
+            pso,
+            "/config/init_low",
+            serde_json::json!([0.0]),
+            "differ in dimension",
+        );
+    }
+
+    /// Random edits: whatever passes validation runs a generation without
+    /// panicking; and the edits do make some states invalid.
+    #[test]
+    fn any_state_that_validates_can_step() {
+        let mut rng = crate::rng::Rng::new(9);
+        let (mut accepted, mut rejected) = (0, 0);
+        for state in states() {
+            let mut leaves = Vec::new();
+            collect_leaves(&state, String::new(), &mut leaves);
+            for _ in 0..150 {
+                let mut edited = state.clone();
+                let path = &leaves[rng.index(leaves.len())];
+                let slot = edited.pointer_mut(path).unwrap();
+                *slot = match rng.index(6) {
+                    0 => serde_json::json!(rng.normal() * 1e6),
+                    1 => serde_json::json!(rng.below(100)),
+                    2 => serde_json::json!("-inf"),
+                    3 => serde_json::json!("NaN"),
+                    4 => serde_json::json!([]),
+                    _ => serde_json::json!(u64::MAX),
+                };
+                let Ok(mut opt) = serde_json::from_value::<Optimizer>(edited) else {
+                    rejected += 1;
+                    continue;
+                };
+                if opt.validate().is_err() {
+                    rejected += 1;
+                    continue;
+                }
+                accepted += 1;
+                opt.step(&|x, _| -testing::sphere(x), &Progress::hidden());
+            }
+        }
+        assert!(accepted > 50 && rejected > 50, "{accepted} / {rejected}");
+    }
+
+    fn collect_leaves(v: &Value, path: String, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => m
+                .iter()
+                .for_each(|(k, v)| collect_leaves(v, format!("{path}/{k}"), out)),
+            Value::Array(a) => a
+                .iter()
+                .enumerate()
+                .for_each(|(i, v)| collect_leaves(v, format!("{path}/{i}"), out)),
+            _ => out.push(path),
+        }
     }
 }

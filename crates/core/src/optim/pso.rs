@@ -70,9 +70,7 @@ impl PsoConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
         let fail = |msg: String| Err(ConfigError(msg));
         check_box("PSO", &self.init_low, &self.init_high)?;
-        if self.population == 0 {
-            return fail("PSO swarm size must be at least 1".into());
-        }
+        super::check_population_size("PSO", self.population, 1)?;
         for (name, v) in [
             ("inertia", self.inertia),
             ("cognitive weight", self.cognitive),
@@ -238,6 +236,27 @@ impl Pso {
 
     pub fn generations_done(&self) -> usize {
         self.generation
+    }
+
+    pub fn dimension(&self) -> usize {
+        self.config.init_low.len()
+    }
+
+    /// Checks a loaded state (see `Validate for Optimizer`).
+    pub(super) fn check_state(&self) -> Result<(), String> {
+        self.config.validate().map_err(|e| e.0)?;
+        let (dim, size) = (self.dimension(), self.config.population);
+        super::check_population("positions", &self.positions, size, dim)?;
+        super::check_population("velocities", &self.velocities, size, dim)?;
+        super::check_population("personal_best", &self.personal_best, size, dim)?;
+        super::check_scores("personal_score", &self.personal_score, size)?;
+        if self.leader >= size {
+            return Err(format!(
+                "leader {} is out of range (the swarm has {size} particles)",
+                self.leader
+            ));
+        }
+        super::check_best(&self.best_x, self.best_f, dim)
     }
 
     pub fn evaluations_per_generation(&self) -> usize {

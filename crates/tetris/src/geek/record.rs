@@ -32,6 +32,15 @@ pub struct RecordError {
     pub rule: String,
 }
 
+/// A token as shown in an error: at most 40 characters, then "…" (a
+/// 10 MB token must not become a 10 MB error line).
+fn shorten(token: &str) -> String {
+    match token.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}…", &token[..cut]),
+        None => token.to_string(),
+    }
+}
+
 fn op_letter(op: Op) -> char {
     match op {
         Op::Left => 'L',
@@ -42,7 +51,32 @@ fn op_letter(op: Op) -> char {
     }
 }
 
+/// A record file that cannot be used: unreadable, too big, not text, or
+/// breaking the format.
+#[derive(Debug, Error)]
+pub enum LoadError {
+    #[error(transparent)]
+    Input(#[from] arcade_core::input::InputError),
+    #[error("{path}: {source}")]
+    Format {
+        path: String,
+        #[source]
+        source: RecordError,
+    },
+}
+
 impl Record {
+    /// Reads and parses a record file (`-`: standard input), bounded by
+    /// [`arcade_core::input::MAX_INPUT_BYTES`].
+    pub fn load(path: &std::path::Path) -> Result<Record, LoadError> {
+        use arcade_core::input::{MAX_INPUT_BYTES, display_name, read_text};
+        let text = read_text(path, MAX_INPUT_BYTES)?;
+        Record::parse(&text).map_err(|source| LoadError::Format {
+            path: display_name(path),
+            source,
+        })
+    }
+
     /// Parses and validates a record.
     pub fn parse(text: &str) -> Result<Record, RecordError> {
         let mut record = Record::default();
@@ -51,7 +85,7 @@ impl Record {
         let tokens: Vec<&str> = text.trim().split(',').map(str::trim).collect();
         let err = |index: usize, token: &str, rule: String| RecordError {
             index: index + 1,
-            token: token.to_string(),
+            token: shorten(token),
             rule,
         };
         for (i, &token) in tokens.iter().enumerate() {

@@ -8,10 +8,10 @@ use super::{HEIGHT, MULTIPLIER, PIECES, WIDTH, sequence, spawn_rotation};
 use crate::movegen::Op;
 use crate::piece::Piece;
 use crate::rules::Rules;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Why a replay ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum End {
     /// The 10,000th piece was placed.
@@ -36,7 +36,7 @@ impl End {
 }
 
 /// What a replay produced.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Replay {
     pub score: u64,
     /// Pieces placed (including an unscored last one).
@@ -45,7 +45,33 @@ pub struct Replay {
     /// Clears of 1, 2, 3 and 4 rows.
     pub clears: [u64; 4],
     /// Pieces in the record that were never played (after the game ended).
+    #[serde(rename = "unplayed_pieces")]
     pub unplayed: usize,
+}
+
+impl std::fmt::Display for Replay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let c = self.clears;
+        writeln!(
+            f,
+            "score {}  pieces {}  ended: {}  clears 1/2/3/4: {} {} {} {}",
+            self.score,
+            self.pieces,
+            self.end.as_str(),
+            c[0],
+            c[1],
+            c[2],
+            c[3]
+        )?;
+        if self.unplayed > 0 {
+            writeln!(
+                f,
+                "({} pieces of the record came after the end of the game)",
+                self.unplayed
+            )?;
+        }
+        Ok(())
+    }
 }
 
 /// The field, `cells[y][x]` with `y = 0` the top row as in the game.

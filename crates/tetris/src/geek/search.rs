@@ -11,7 +11,7 @@
 use super::record::Record;
 use super::replay;
 use super::value::{GeekWeights, Outlook};
-use super::{PIECES, empty_board, lock, sequence, spawn_rotation};
+use super::{HEIGHT, PIECES, WIDTH, empty_board, lock, sequence, spawn_rotation};
 use crate::board::Board;
 use crate::features::FeatureSet;
 use crate::movegen::{self, MoveMode, Op, Placement};
@@ -36,14 +36,6 @@ pub struct SearchConfig {
     /// Play the first `pieces` pieces of the sequence (10,000 for the game).
     pub pieces: usize,
     pub weights: GeekWeights,
-    /// Over the last `horizon` pieces the field value fades linearly to zero
-    /// (0: never).
-    #[serde(default)]
-    pub horizon: usize,
-    /// Most of the beam one stage (fields with equal filled cells) may take,
-    /// as a share of the beam (1: no limit).
-    #[serde(default = "no_stage_limit")]
-    pub stage_share: f64,
     /// Fields kept beyond the beam each piece: those with the fewest filled
     /// cells. Tuned weights prize filled cells and lean on the beam to steer
     /// clear of topping out; a narrow beam can fill up everywhere at once and
@@ -59,10 +51,6 @@ impl SearchConfig {
     pub fn default_reserve(beam: usize) -> usize {
         (beam / 8).max(4)
     }
-}
-
-fn no_stage_limit() -> f64 {
-    1.0
 }
 
 /// One field of the beam.
@@ -90,8 +78,6 @@ struct Turn {
     needs: FeatureSet,
     /// What follows the piece (the value looks ahead).
     outlook: Outlook,
-    /// Multiplier of the field value.
-    value_scale: f64,
 }
 
 /// A child before selection.
@@ -168,19 +154,12 @@ impl Search {
 
     /// Places the next piece on every field of the beam and keeps the best.
     pub fn step(&mut self, rules: &Rules, pieces: &[Piece]) {
-        let remaining = self.config.pieces.min(PIECES) - self.depth;
         let turn = Turn {
             piece: pieces[self.depth],
             rotation: spawn_rotation(self.depth),
             last: self.depth + 1 == PIECES,
             needs: self.config.weights.needs(),
             outlook: Outlook::after(pieces, self.depth + 1),
-            // Near the end a field's future is short: fade its value out so
-            // the beam cashes in instead of hoarding cells.
-            value_scale: match self.config.horizon {
-                0 => 1.0,
-                h => (remaining as f64 / h as f64).min(1.0),
-            },
         };
         let chunk = (self.beam.len() / (4 * rayon::current_num_threads())).max(1);
         // Buffers live across pieces: allocating them afresh every piece
@@ -209,19 +188,10 @@ impl Search {
             self.scratch = scratch;
             return;
         }
-        let per_stage =
-            ((self.config.beam as f64 * self.config.stage_share).ceil() as usize).max(1);
         let Scratch {
             all, spare, seen, ..
         } = &mut scratch;
-        select(
-            all,
-            spare,
-            seen,
-            self.config.beam,
-            per_stage,
-            self.config.reserve,
-        );
+        select(all, spare, seen, self.config.beam, self.config.reserve);
         let mut level = Level::default();
         self.beam.clear();
         for c in &scratch.all {
@@ -256,7 +226,6 @@ impl Search {
             last,
             needs,
             outlook,
-            value_scale,
         } = *turn;
         if self.config.float {
             movegen::placements_with_floats(
@@ -281,8 +250,7 @@ impl Search {
             }
             let score = node.score + locked.points;
             out.push(Candidate {
-                rank: score as f64
-                    + value_scale * self.config.weights.value(&locked.board, needs, outlook),
+                rank: score as f64 + self.config.weights.value(&locked.board, needs, outlook),
                 score,
                 board: locked.board,
                 cells: filled_cells(&locked.board),
@@ -372,10 +340,7 @@ impl Search {
 }
 
 /// Keeps in `candidates` the best `beam` by rank, best first, equal fields
-/// merged, and at most `per_stage` fields with the same number of filled
-/// cells (at a given depth that number says how many rows were cleared so
-/// far: capping it keeps fields that bank points and fields that build up in
-/// the beam together). Then up to `reserve` more, the fields with the
+/// merged. Then up to `reserve` more, the fields with the
 /// fewest filled cells, best rank first among equals. Only the top slices
 /// are sorted: the rest is cut with linear-time selections.
 fn select(
@@ -383,7 +348,6 @@ fn select(
     spare: &mut Vec<Candidate>,
     seen: &mut FxHashSet<Board>,
     beam: usize,
-    per_stage: usize,
     reserve: usize,
 ) {
     let by_rank = |a: &Candidate, b: &Candidate| b.rank.total_cmp(&a.rank);
@@ -398,27 +362,20 @@ fn select(
         spare.extend_from_slice(&candidates[..n]);
         spare.sort_unstable_by(by_safety);
     }
-    let keep = if per_stage >= beam {
-        2 * beam
-    } else {
-        8 * beam
-    }
-    .min(candidates.len());
+    // Twice the beam leaves room for the duplicates merged below.
+    let keep = (2 * beam).min(candidates.len());
     if keep < candidates.len() {
         candidates.select_nth_unstable_by(keep, by_rank);
         candidates.truncate(keep);
     }
     candidates.sort_unstable_by(by_rank);
     seen.clear();
-    let mut stage_counts = [0usize; 256];
     let mut kept = 0;
     for i in 0..candidates.len() {
         if kept == beam {
             break;
         }
-        let stage = (candidates[i].cells as usize).min(255);
-        if stage_counts[stage] < per_stage && seen.insert(candidates[i].board) {
-            stage_counts[stage] += 1;
+        if seen.insert(candidates[i].board) {
             candidates.swap(kept, i);
             kept += 1;
         }
@@ -532,8 +489,6 @@ mod tests {
             float,
             pieces,
             weights: GeekWeights::builtin(),
-            horizon: 0,
-            stage_share: 1.0,
             reserve: SearchConfig::default_reserve(beam),
         }
     }
@@ -565,24 +520,12 @@ mod tests {
     }
 
     #[test]
-    fn a_fading_value_cashes_in_at_the_end_and_pruning_keeps_paths() {
-        // The value prizes filled cells, so a game cut at 600 pieces ends
-        // with most points still on the field unless the value fades out.
-        let hoarding = solve(config(64, MoveMode::Drop, false, 600)).1;
-        let (s, cashing) = solve(SearchConfig {
-            horizon: 100,
-            ..config(64, MoveMode::Drop, false, 600)
-        });
-        assert!(
-            cashing.score > hoarding.score,
-            "{} <= {}",
-            cashing.score,
-            hoarding.score
-        );
+    fn pruning_keeps_the_paths_of_live_fields() {
+        let (s, sol) = solve(config(64, MoveMode::Drop, false, 600));
         // Pruned history: far fewer entries than levels × beam.
         let entries: usize = s.levels.iter().map(|l| l.parent.len()).sum();
         assert!(entries < 600 * 64 / 4, "{entries}");
-        record(&cashing).unwrap();
+        record(&sol).unwrap();
     }
 
     #[test]
@@ -645,7 +588,6 @@ mod tests {
             &mut Vec::new(),
             &mut FxHashSet::default(),
             3,
-            3,
             0,
         );
         let got: Vec<(u32, f64)> = chosen.iter().map(|c| (c.parent, c.rank)).collect();
@@ -665,7 +607,6 @@ mod tests {
             &mut Vec::new(),
             &mut FxHashSet::default(),
             2,
-            2,
             3,
         );
         let got: Vec<u32> = chosen.iter().map(|c| c.parent).collect();
@@ -674,22 +615,126 @@ mod tests {
         let mut few: Vec<Candidate> = (0..3)
             .map(|n| candidate(n as f64, with_cells(n), n as u32))
             .collect();
-        select(
-            &mut few,
-            &mut Vec::new(),
-            &mut FxHashSet::default(),
-            2,
-            2,
-            4,
-        );
+        select(&mut few, &mut Vec::new(), &mut FxHashSet::default(), 2, 4);
         let got: Vec<u32> = few.iter().map(|c| c.parent).collect();
         assert_eq!(got, vec![2, 1, 0]);
     }
 }
 
-// FIXME(issue 30 item 6): validate every field on load.
+/// Widest beam a search (or a checkpoint) may ask for: a beam of 10^7
+/// fields already needs gigabytes per piece.
+pub const MAX_BEAM: usize = 10_000_000;
+
+/// Most points one game can score: every piece clearing four rows at the
+/// highest multiplier is far below this, so a larger score is an edit.
+const MAX_SCORE: u64 = 1 << 48;
+
+impl SearchConfig {
+    /// Checks that the settings describe a runnable search.
+    pub fn check(&self) -> Result<(), String> {
+        if !(1..=MAX_BEAM).contains(&self.beam) {
+            return Err(format!("beam {} is not from 1 to {MAX_BEAM}", self.beam));
+        }
+        if !(1..=PIECES).contains(&self.pieces) {
+            return Err(format!("pieces {} is not from 1 to {PIECES}", self.pieces));
+        }
+        if self.reserve > MAX_BEAM {
+            return Err(format!("reserve {} is above {MAX_BEAM}", self.reserve));
+        }
+        self.weights.check()
+    }
+}
+
+/// A loaded search is checked in full: settings in range, a non-empty beam
+/// of challenge-sized fields, one history level per piece placed, and every
+/// parent link pointing into the level before, so resuming cannot panic.
 impl arcade_core::checkpoint::Validate for Search {
     fn validate(&self) -> Result<(), String> {
+        self.config.check()?;
+        if self.depth > self.config.pieces {
+            return Err(format!(
+                "depth {} is beyond the {} pieces searched",
+                self.depth, self.config.pieces
+            ));
+        }
+        if self.beam.is_empty() {
+            return Err("the beam is empty (it always holds at least one field)".into());
+        }
+        let most = self.config.beam + self.config.reserve;
+        if self.depth > 0 && self.beam.len() > most {
+            return Err(format!(
+                "the beam holds {} fields, more than beam + reserve = {most}",
+                self.beam.len()
+            ));
+        }
+        for (i, node) in self.beam.iter().enumerate() {
+            if (node.board.width(), node.board.height()) != (WIDTH, HEIGHT) {
+                return Err(format!(
+                    "field {i} of the beam is {}x{}, expected {WIDTH}x{HEIGHT}",
+                    node.board.width(),
+                    node.board.height()
+                ));
+            }
+            if node.score > MAX_SCORE {
+                return Err(format!("field {i} has an impossible score {}", node.score));
+            }
+        }
+        if self.levels.len() != self.depth {
+            return Err(format!(
+                "{} history levels for {} pieces placed",
+                self.levels.len(),
+                self.depth
+            ));
+        }
+        // Level 0 starts from the single empty field.
+        let mut previous = 1;
+        for (d, level) in self.levels.iter().enumerate() {
+            check_level(d, level, previous)?;
+            previous = level.parent.len();
+        }
+        if self.depth > 0 && previous != self.beam.len() {
+            return Err(format!(
+                "the last history level has {previous} entries for a beam of {} fields",
+                self.beam.len()
+            ));
+        }
+        if self.depth == 0 && self.beam.len() != 1 {
+            return Err("before the first piece the beam must be the empty field alone".into());
+        }
         Ok(())
     }
+}
+
+/// Checks one level of parent links against the size of the level before.
+fn check_level(depth: usize, level: &Level, previous: usize) -> Result<(), String> {
+    if level.parent.len() != level.placement.len() {
+        return Err(format!(
+            "history level {depth}: {} parents but {} placements",
+            level.parent.len(),
+            level.placement.len()
+        ));
+    }
+    if level.parent.is_empty() {
+        return Err(format!("history level {depth} is empty"));
+    }
+    if let Some((i, p)) = level
+        .parent
+        .iter()
+        .enumerate()
+        .find(|&(_, &p)| p as usize >= previous)
+    {
+        return Err(format!(
+            "history level {depth}: parent {p} of field {i} is out of range (the level before has {previous} fields)"
+        ));
+    }
+    if let Some(p) = level
+        .placement
+        .iter()
+        .find(|p| p.rotation >= 4 || usize::from(p.col) >= WIDTH || usize::from(p.row) >= HEIGHT)
+    {
+        return Err(format!(
+            "history level {depth}: placement {p:?} is off the {WIDTH}x{HEIGHT} field"
+        ));
+    }
+    Ok(())
 }

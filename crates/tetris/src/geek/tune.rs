@@ -8,7 +8,7 @@
 //! magnitude.
 
 use super::search::{Search, SearchConfig};
-use super::value::GeekWeights;
+use super::value::{COUNT, GeekWeights};
 use crate::movegen::MoveMode;
 use crate::rules::Rules;
 use crate::tune::{Method, Start, new_optimizer};
@@ -27,9 +27,6 @@ pub struct GeekTuneSetup {
     pub float: bool,
     /// The weights candidates scale.
     pub base: GeekWeights,
-    /// End-game fade of the field value (see `SearchConfig::horizon`).
-    #[serde(default)]
-    pub horizon: usize,
     /// Low fields kept beyond the beam (see `SearchConfig::reserve`).
     #[serde(default)]
     pub reserve: usize,
@@ -64,8 +61,6 @@ impl GeekTuneSetup {
             float: self.float,
             pieces: self.pieces,
             weights: self.weights(x),
-            horizon: self.horizon,
-            stage_share: 1.0,
             reserve: self.reserve,
         });
         search
@@ -153,7 +148,6 @@ mod tests {
             mode: MoveMode::Drop,
             float: false,
             base: GeekWeights::builtin(),
-            horizon: 0,
             reserve: 2,
         };
         assert_eq!(setup.weights(&setup.start()), setup.base);
@@ -165,9 +159,27 @@ mod tests {
     }
 }
 
-// FIXME(issue 30 item 6): validate every field on load.
+impl GeekTuneSetup {
+    /// Checks that the setup describes runnable searches.
+    pub fn check(&self) -> Result<(), String> {
+        SearchConfig {
+            beam: self.beam,
+            mode: self.mode,
+            float: self.float,
+            pieces: self.pieces,
+            weights: self.base.clone(),
+            reserve: self.reserve,
+        }
+        .check()
+    }
+}
+
+/// A loaded run is checked in full: a runnable setup, an optimizer state
+/// that validates, of the method named and of one dimension per weight, and
+/// a history as long as the generations the optimizer ran.
 impl arcade_core::checkpoint::Validate for GeekTune {
     fn validate(&self) -> Result<(), String> {
-        Ok(())
+        self.setup.check().map_err(|e| format!("setup: {e}"))?;
+        crate::tune::check_run(&self.optimizer, self.method, COUNT, &self.history)
     }
 }

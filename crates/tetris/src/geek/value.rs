@@ -125,6 +125,28 @@ impl GeekWeights {
         serde_json::from_str(TUNED).expect("weights/geek.json is a valid weights file")
     }
 
+    /// Reads a weights file (`{"features": {...}}`), bounded in size; the
+    /// error names the file and what is wrong.
+    pub fn load(path: &std::path::Path) -> Result<GeekWeights, String> {
+        use arcade_core::input::{MAX_INPUT_BYTES, display_name, read_text};
+        let text = read_text(path, MAX_INPUT_BYTES).map_err(|e| e.to_string())?;
+        let name = display_name(path);
+        let w: GeekWeights = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
+        w.check().map_err(|e| format!("{name}: {e}"))?;
+        Ok(w)
+    }
+
+    /// Checks that every weight is finite (a rank must be a number).
+    pub fn check(&self) -> Result<(), String> {
+        match self.values.iter().position(|w| !w.is_finite()) {
+            Some(i) => Err(format!(
+                "weight {:?} is {}, expected a finite number",
+                NAMES[i], self.values[i]
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// The board features the weights need computed.
     pub fn needs(&self) -> FeatureSet {
         FeatureSet::of(

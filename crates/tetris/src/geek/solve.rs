@@ -1,0 +1,332 @@
+//! `geek solve` as one library call: the beam search, repeated with a
+//! doubled beam while a time budget allows, the best record checked by the
+//! reference replay, saved (or saved somewhere else if the path fails), and
+//! reported.
+
+use super::record::Record;
+use super::replay::{self, End};
+use super::search::{self, Search, SearchConfig, SearchError, Solution};
+use crate::movegen::MoveMode;
+use crate::rules::Rules;
+use arcade_core::progress::Progress;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// How much longer the next round (at twice the beam) is expected to take
+/// than the round just run. Twice the beam is twice the fields to expand,
+/// and selecting among twice the candidates and merging equal fields costs a
+/// little more than linear, so the next round is budgeted at 2.2× the last:
+/// slightly pessimistic, so a round that would overrun is not started.
+pub const NEXT_ROUND_FACTOR: f64 = 2.2;
+
+/// One finished search.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Round {
+    pub beam: usize,
+    pub score: u64,
+    pub seconds: f64,
+}
+
+/// The best game of all rounds and what each round reached.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimedSolution {
+    pub best: Solution,
+    /// The beam that found `best`.
+    pub beam: usize,
+    /// The configuration of the last round (for its mode and piece count).
+    pub config: SearchConfig,
+    pub rounds: Vec<Round>,
+}
+
+/// Runs `search` to the end, then, while `budget` seconds (from the first
+/// `clock()` reading) leave room for a round at twice the beam
+/// ([`NEXT_ROUND_FACTOR`]), starts again with the beam doubled (and, unless
+/// `fixed_reserve`, the default reserve of that beam). `run` finishes one
+/// search; `clock` reads seconds (a fake clock in tests).
+pub fn solve_within(
+    mut search: Search,
+    budget: Option<f64>,
+    fixed_reserve: bool,
+    mut clock: impl FnMut() -> f64,
+    mut run: impl FnMut(&mut Search) -> Result<(), SearchError>,
+) -> Result<TimedSolution, SearchError> {
+    let start = clock();
+    let mut best: Option<(Solution, usize)> = None;
+    let mut rounds = Vec::new();
+    loop {
+        let round_start = clock();
+        run(&mut search)?;
+        let solution = search.best();
+        let now = clock();
+        let beam = search.config.beam;
+        rounds.push(Round {
+            beam,
+            score: solution.score,
+            seconds: now - round_start,
+        });
+        if best.as_ref().is_none_or(|(b, _)| solution.score > b.score) {
+            best = Some((solution, beam));
+        }
+        let Some(budget) = budget else { break };
+        let next = (now - round_start) * NEXT_ROUND_FACTOR;
+        if now - start + next > budget || beam.saturating_mul(2) > search::MAX_BEAM {
+            break;
+        }
+        let mut config = search.config.clone();
+        config.beam *= 2;
+        if !fixed_reserve {
+            config.reserve = SearchConfig::default_reserve(config.beam);
+        }
+        search = Search::new(config);
+    }
+    let (best, beam) = best.expect("at least one round ran");
+    Ok(TimedSolution {
+        best,
+        beam,
+        config: search.config,
+        rounds,
+    })
+}
+
+/// What `geek solve` is asked to do besides the search itself.
+#[derive(Clone, Debug, Default)]
+pub struct SolveOptions {
+    /// Time budget in seconds: repeat with a doubled beam while it allows.
+    pub seconds: Option<f64>,
+    /// Keep the configured reserve when the beam doubles.
+    pub fixed_reserve: bool,
+    /// Save the search here every `checkpoint_every` pieces.
+    pub checkpoint: Option<PathBuf>,
+    pub checkpoint_every: usize,
+    /// Where the best record goes.
+    pub out: PathBuf,
+}
+
+/// The result `arcade geek solve` prints.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SolveReport {
+    /// The score of the saved record, replayed by the reference rules.
+    pub score: u64,
+    pub seconds: f64,
+    pub beam: usize,
+    pub moves: MoveMode,
+    pub float: bool,
+    /// Where the record was written.
+    pub record: String,
+    pub pieces: usize,
+    /// Pieces the search was asked to play.
+    pub pieces_asked: usize,
+    pub end: End,
+    pub clears: [u64; 4],
+    pub rounds: Vec<Round>,
+}
+
+impl fmt::Display for SolveReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mode = match self.moves {
+            MoveMode::Drop => "drop",
+            MoveMode::Reach => "reach",
+        };
+        writeln!(
+            f,
+            "score {} (replayed) with beam {}, {mode}{} moves, {} pieces, clears 1/2/3/4: {:?}; {:.1} s; record in {}",
+            self.score,
+            self.beam,
+            if self.float { " + float" } else { "" },
+            self.pieces,
+            self.clears,
+            self.seconds,
+            self.record
+        )?;
+        if self.pieces < self.pieces_asked {
+            writeln!(
+                f,
+                "note: every field of the beam topped out after {} of {} pieces; a wider --beam or --reserve gets further",
+                self.pieces, self.pieces_asked
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a solve failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    #[error("cannot write the record to {out}: {source}; it was saved to {fallback} instead")]
+    SavedElsewhere {
+        out: String,
+        fallback: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot write the record to {out} ({source}) nor to {fallback} ({second})")]
+    NotSaved {
+        out: String,
+        fallback: String,
+        #[source]
+        source: std::io::Error,
+        second: std::io::Error,
+    },
+}
+
+/// Searches as `search` and `options` say, on the current rayon pool,
+/// writes the best record to `options.out` and reports it.
+pub fn solve(
+    search: Search,
+    options: &SolveOptions,
+    progress: &Progress,
+) -> Result<SolveReport, SolveError> {
+    let rules = Rules::geek();
+    let start = Instant::now();
+    let timed = solve_within(
+        search,
+        options.seconds,
+        options.fixed_reserve,
+        || start.elapsed().as_secs_f64(),
+        |s| {
+            progress.reset(s.config.pieces as u64, &format!("beam {}", s.config.beam));
+            let r = s.run(&rules, progress, options.checkpoint_every, |s| {
+                options.checkpoint.as_ref().map_or(Ok(()), |p| s.save(p))
+            });
+            progress.println(format!(
+                "beam {:>6}  score {:>9}  {:>8.1} s",
+                s.config.beam,
+                s.best_score(),
+                start.elapsed().as_secs_f64()
+            ));
+            r
+        },
+    )?;
+    let record = search::record(&timed.best)?;
+    save_record(&record, &options.out)?;
+    let replayed = replay::replay(&record, |_| {});
+    Ok(SolveReport {
+        score: replayed.score,
+        seconds: start.elapsed().as_secs_f64(),
+        beam: timed.beam,
+        moves: timed.config.mode,
+        float: timed.config.float,
+        record: options.out.display().to_string(),
+        pieces: replayed.pieces,
+        pieces_asked: timed.config.pieces,
+        end: replayed.end,
+        clears: replayed.clears,
+        rounds: timed.rounds,
+    })
+}
+
+/// Writes `record` to `out`; if that fails (after a long search), writes it
+/// to a file in the temporary directory and says where in the error.
+pub fn save_record(record: &Record, out: &Path) -> Result<(), SolveError> {
+    let text = record.to_string() + "\n";
+    let Err(source) = std::fs::write(out, &text) else {
+        return Ok(());
+    };
+    let fallback = std::env::temp_dir().join(format!("geek-record-{}.txt", std::process::id()));
+    let (out, shown) = (out.display().to_string(), fallback.display().to_string());
+    match std::fs::write(&fallback, &text) {
+        Ok(()) => Err(SolveError::SavedElsewhere {
+            out,
+            fallback: shown,
+            source,
+        }),
+        Err(second) => Err(SolveError::NotSaved {
+            out,
+            fallback: shown,
+            source,
+            second,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geek::value::GeekWeights;
+
+    fn search(beam: usize) -> Search {
+        Search::new(SearchConfig {
+            beam,
+            mode: MoveMode::Drop,
+            float: false,
+            pieces: 30,
+            weights: GeekWeights::builtin(),
+            reserve: SearchConfig::default_reserve(beam),
+        })
+    }
+
+    /// A fake clock where a round at beam b takes b seconds: with a budget of
+    /// 20 s, rounds at 1, 2 and 4 run (1 + 2 + 4 = 7 s; the next, 8 s, is
+    /// budgeted at 8.8 and 7 + 8.8 ≤ 20, so it runs: 15 s; 16 · 2.2 does not
+    /// fit).
+    #[test]
+    fn the_beam_doubles_while_the_budget_allows_the_next_round() {
+        let rules = Rules::geek();
+        let now = std::cell::Cell::new(0.0);
+        let timed = solve_within(
+            search(1),
+            Some(20.0),
+            false,
+            || now.get(),
+            |s| {
+                now.set(now.get() + s.config.beam as f64);
+                s.run(&rules, &Progress::hidden(), 0, |_| Ok(()))
+            },
+        )
+        .unwrap();
+        let beams: Vec<usize> = timed.rounds.iter().map(|r| r.beam).collect();
+        assert_eq!(beams, [1, 2, 4, 8]);
+        assert_eq!(timed.config.reserve, SearchConfig::default_reserve(8));
+        let best = timed.rounds.iter().map(|r| r.score).max().unwrap();
+        assert_eq!(timed.best.score, best);
+        assert_eq!(timed.rounds[3].seconds, 8.0);
+        // 4 s: after the 1 s round, 2.2 s fits (3.2 ≤ 4); after the 2 s round
+        // (3 s spent) 4.4 s does not.
+        now.set(0.0);
+        let short = solve_within(
+            search(1),
+            Some(4.0),
+            true,
+            || now.get(),
+            |s| {
+                now.set(now.get() + s.config.beam as f64);
+                s.run(&rules, &Progress::hidden(), 0, |_| Ok(()))
+            },
+        )
+        .unwrap();
+        assert_eq!(short.rounds.len(), 2);
+        assert_eq!(short.config.reserve, SearchConfig::default_reserve(1));
+    }
+
+    #[test]
+    fn without_a_budget_one_round_runs() {
+        let rules = Rules::geek();
+        let timed = solve_within(
+            search(2),
+            None,
+            false,
+            || 0.0,
+            |s| s.run(&rules, &Progress::hidden(), 0, |_| Ok(())),
+        )
+        .unwrap();
+        assert_eq!(timed.rounds.len(), 1);
+        assert_eq!(timed.beam, 2);
+    }
+
+    #[test]
+    fn a_record_that_cannot_be_written_is_saved_elsewhere() {
+        let record = Record::parse("N,D1").unwrap();
+        let bad = Path::new("/nonexistent-dir-arcade/record.txt");
+        let err = save_record(&record, bad).unwrap_err();
+        let SolveError::SavedElsewhere { fallback, .. } = &err else {
+            panic!("{err}");
+        };
+        assert_eq!(std::fs::read_to_string(fallback).unwrap(), "N,D1\n");
+        assert!(err.to_string().contains(fallback.as_str()));
+        std::fs::remove_file(fallback).unwrap();
+    }
+}
