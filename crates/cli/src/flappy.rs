@@ -1,21 +1,18 @@
 //! `arcade flappy …`
 
 use crate::exit::bad_input;
+use crate::output::{self, OutputArgs};
 use crate::run_options::RunOptions;
 use anyhow::{Result, anyhow};
-use arcade_core::progress::Progress;
-use arcade_core::runner::with_threads;
-use arcade_flappy::bench::frames_per_second;
-use arcade_flappy::episode::eval_seed;
-use arcade_flappy::policy::{Greedy, Heuristic, Oracle};
+use arcade_core::checkpoint::check_writable;
+use arcade_core::runner::effective_threads;
+use arcade_flappy::overrides::Overrides;
 use arcade_flappy::render::{Cell, grid};
-use arcade_flappy::train::{self, Event, Method, TrainConfig};
-use arcade_flappy::viability::{Depths, HEIGHTS, SPEEDS};
-use arcade_flappy::{Agent, Env, EvalReport, evaluate, file};
+use arcade_flappy::report::{self, PolicyAbout, TrainReport};
+use arcade_flappy::train::{self, Event, IterationReport, Method, TrainConfig};
+use arcade_flappy::{Agent, Env, EvalConfig, evaluate, file};
 use clap::{Args, Subcommand, ValueEnum};
-use serde_json::json;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -57,11 +54,11 @@ pub enum Command {
 #[derive(Args)]
 pub struct KernelArgs {
     /// Largest wall margin to compute (stops at the first with an empty kernel).
-    #[arg(long, value_name = "PX", default_value_t = arcade_flappy::viability::MAX_MARGIN)]
-    max_margin: i32,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    json: bool,
+    #[arg(long, value_name = "PX", default_value_t = arcade_flappy::viability::MAX_MARGIN as u32,
+          value_parser = clap::value_parser!(u32).range(0..=1_000))]
+    max_margin: u32,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -105,8 +102,8 @@ pub struct TrainArgs {
     /// Master seed (initial weights, training and validation episodes).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Wall-clock budget in minutes.
-    #[arg(long, default_value_t = 5.0)]
+    /// Wall-clock budget in minutes (at most a year).
+    #[arg(long, default_value_t = 5.0, value_parser = minutes)]
     minutes: f64,
     /// Stop after this many generations (cem) or updates (pg) instead of
     /// by the clock: the same seed then gives the same policy.
@@ -124,7 +121,7 @@ pub struct TrainArgs {
     inputs: String,
     /// Share of training gaps placed at an end of their range, so the
     /// hardest climbs and drops are practised (validation and eval use the real game).
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", value_parser = crate::run_options::unit)]
     extreme_gaps: Option<f64>,
     /// CEM: candidates per generation.
     #[arg(long, value_name = "P")]
@@ -141,9 +138,10 @@ pub struct TrainArgs {
     /// PG and REINFORCE: weight of the entropy bonus.
     #[arg(long, value_name = "W")]
     entropy: Option<f64>,
-    /// PG and imitate: games played side by side.
+    /// PG and imitate: games played side by side, each carrying on across
+    /// updates (environments, not games played in all).
     #[arg(long, value_name = "N")]
-    games: Option<usize>,
+    envs: Option<usize>,
     /// PG and imitate: frames each game plays per update.
     #[arg(long, value_name = "N")]
     steps: Option<usize>,
@@ -180,7 +178,7 @@ pub struct TrainArgs {
     validation_confirm: Option<usize>,
     #[command(flatten)]
     run: RunOptions,
-    /// Print a JSON summary at the end instead of text.
+    /// Print one JSON object (the library's report) instead of text.
     #[arg(long)]
     json: bool,
 }
@@ -196,21 +194,21 @@ pub struct EvalArgs {
     /// policy JSON file written by `arcade flappy train`.
     #[arg(long, value_name = "FILE|heuristic|oracle")]
     policy: String,
-    /// Number of episodes.
-    #[arg(long, default_value_t = 100)]
-    episodes: usize,
+    /// Number of episodes (results stream into their statistics).
+    #[arg(long, default_value_t = 100, value_parser = crate::run_options::count)]
+    episodes: u64,
     /// End each episode (as capped, not crashed) after this many pipes.
-    #[arg(long, value_name = "P", default_value_t = 10_000)]
+    #[arg(long, value_name = "P", default_value_t = 10_000, value_parser = crate::run_options::count)]
     max_pipes: u64,
     /// Master seed of the evaluation episodes (disjoint from every training seed).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     #[command(flatten)]
     run: RunOptions,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object (the library's report) instead of text.
     #[arg(long)]
     json: bool,
-    /// Include every episode's pipe count in the JSON output.
+    /// Include every episode's pipe count in the JSON output (up to 2^20 episodes).
     #[arg(long, requires = "json")]
     per_episode: bool,
 }
@@ -226,10 +224,11 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Stop after this many pipes.
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", value_parser = crate::run_options::count)]
     max_pipes: Option<u64>,
     /// Milliseconds per frame (the original runs at 30 frames per second).
-    #[arg(long, value_name = "MS", default_value_t = 33)]
+    #[arg(long, value_name = "MS", default_value_t = 33,
+          value_parser = clap::value_parser!(u64).range(0..=10_000))]
     delay: u64,
     /// Do not draw: print the result only.
     #[arg(long)]
@@ -242,7 +241,7 @@ pub struct PlayArgs {
 #[derive(Args)]
 pub struct BenchArgs {
     /// Frames to play.
-    #[arg(long, default_value_t = 100_000_000)]
+    #[arg(long, default_value_t = 100_000_000, value_parser = crate::run_options::count)]
     frames: u64,
     /// Policy in the loop (the heuristic costs one comparison, so it
     /// measures the environment itself).
@@ -255,9 +254,8 @@ pub struct BenchArgs {
     /// Seed of the episodes.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 pub fn run(cmd: Command) -> Result<()> {
@@ -266,7 +264,27 @@ pub fn run(cmd: Command) -> Result<()> {
         Command::Eval(a) => eval_cmd(a),
         Command::Play(a) => play_cmd(a),
         Command::Bench(a) => bench_cmd(a),
-        Command::Kernel(a) => kernel_cmd(a),
+        Command::Kernel(a) => a.output.emit(&report::kernels(a.max_margin)),
+    }
+}
+
+/// A time budget in minutes: finite, above 0, at most a year.
+fn minutes(s: &str) -> Result<f64, String> {
+    let m: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| "expected a number of minutes".to_string())?;
+    crate::run_options::seconds(&(m * 60.0).to_string())
+        .map(|_| m)
+        .map_err(|_| "expected a number of minutes above 0 and at most a year".to_string())
+}
+
+/// `--json` with `RunOptions`' (transitional) `--quiet`: the two cannot both
+/// be flattened until `RunOptions.quiet` goes.
+fn output_args(json: bool, run: &RunOptions) -> OutputArgs {
+    OutputArgs {
+        json,
+        quiet: run.quiet,
     }
 }
 
@@ -281,12 +299,6 @@ fn train_config(a: &TrainArgs) -> Result<TrainConfig> {
         MethodArg::Reinforce => Method::Reinforce,
         MethodArg::Imitate => Method::Imitate,
     };
-    if !(a.minutes.is_finite() && a.minutes > 0.0) {
-        return Err(bad_input(anyhow!(
-            "--minutes must be a positive number, got {}",
-            a.minutes
-        )));
-    }
     let mut config = TrainConfig::new(method, a.seed);
     let inputs: usize = a.inputs.parse().expect("clap checked 5 or 7");
     config.sizes[0] = inputs;
@@ -298,273 +310,143 @@ fn train_config(a: &TrainArgs) -> Result<TrainConfig> {
     }
     config.seconds = a.minutes * 60.0;
     config.iterations = a.iterations;
-    if let Some(p) = a.extreme_gaps {
-        config.extreme_gaps = p;
-    }
-    if let Some(n) = a.validation_episodes {
-        config.validation_episodes = n;
-    }
-    if let Some(n) = a.validate_every {
-        config.validation_every = n;
-    }
-    if let Some(n) = a.validation_confirm {
-        config.validation_confirm = n;
-    }
-    if let Some(p) = a.population {
-        config.cem.population = p;
-    }
-    if let Some(e) = a.episodes_per_eval {
-        config.cem.episodes = e;
-    }
-    apply_gradient_options(a, &mut config);
-    Ok(config)
-}
-
-/// The gradient methods' options, onto the settings of the methods they name.
-fn apply_gradient_options(a: &TrainArgs, config: &mut TrainConfig) {
-    let (ppo, rf) = (&mut config.ppo, &mut config.reinforce);
-    let set = |target: &mut f64, value: Option<f64>| {
-        if let Some(v) = value {
-            *target = v;
-        }
+    config.extreme_gaps = a.extreme_gaps.unwrap_or(config.extreme_gaps);
+    config.validation_episodes = a.validation_episodes.unwrap_or(config.validation_episodes);
+    config.validation_every = a.validate_every.unwrap_or(config.validation_every);
+    config.validation_confirm = a.validation_confirm.unwrap_or(config.validation_confirm);
+    let overrides = Overrides {
+        population: a.population,
+        episodes_per_eval: a.episodes_per_eval,
+        learning_rate: a.learning_rate,
+        gamma: a.gamma,
+        entropy: a.entropy,
+        envs: a.envs,
+        steps: a.steps,
+        epochs: a.epochs,
+        minibatch: a.minibatch,
+        lambda: a.lambda,
+        batch: a.batch,
+        explore: a.explore,
+        batches: a.batches,
     };
-    set(&mut ppo.learning_rate, a.learning_rate);
-    set(&mut rf.learning_rate, a.learning_rate);
-    set(&mut ppo.gamma, a.gamma);
-    set(&mut rf.gamma, a.gamma);
-    set(&mut ppo.entropy, a.entropy);
-    set(&mut rf.entropy, a.entropy);
-    set(&mut ppo.lambda, a.lambda);
-    ppo.games = a.games.unwrap_or(ppo.games);
-    ppo.steps = a.steps.unwrap_or(ppo.steps);
-    ppo.epochs = a.epochs.unwrap_or(ppo.epochs);
-    ppo.minibatch = a.minibatch.unwrap_or(ppo.minibatch);
-    rf.batch = a.batch.unwrap_or(rf.batch);
-    let im = &mut config.imitate;
-    set(&mut im.learning_rate, a.learning_rate);
-    set(&mut im.explore, a.explore);
-    im.games = a.games.unwrap_or(im.games);
-    im.steps = a.steps.unwrap_or(im.steps);
-    im.minibatch = a.minibatch.unwrap_or(im.minibatch);
-    im.batches = a.batches.unwrap_or(im.batches);
+    overrides.apply(&mut config).map_err(bad_input)?;
+    Ok(config)
 }
 
 fn train_cmd(a: TrainArgs) -> Result<()> {
     let config = train_config(&a)?;
-    let progress = Progress::counter(
-        match config.method {
-            Method::Cem => "gens",
-            Method::Pg | Method::Reinforce | Method::Imitate => "updates",
-        },
-        a.run.quiet || a.json,
-    );
+    check_writable(&a.out).map_err(bad_input)?;
+    let what = if config.method == Method::Cem {
+        "gens"
+    } else {
+        "updates"
+    };
+    let output = output_args(a.json, &a.run);
+    let progress = output.counter(what);
+    let budget = match config.iterations {
+        Some(n) => format!("{n} iterations"),
+        None => format!("{} minutes", a.minutes),
+    };
     progress.println(format!(
-        "training {:?} with {} on {} thread(s), {}; policy → {}",
+        "training {:?} with {} on {} thread(s), {budget}; policy → {}",
         config.sizes,
         config.method.as_str(),
-        a.run.threads().unwrap_or_else(rayon_threads),
-        match config.iterations {
-            Some(n) => format!("{n} iterations"),
-            None => format!("{} minutes", a.minutes),
-        },
+        effective_threads(a.run.threads()),
         a.out.display()
     ));
     let mut write_error = None;
     let mut last_line = Instant::now();
-    let trained = with_threads(a.run.threads(), || {
-        train::train(&config, &progress, |event| match event {
-            Event::Improved { mlp, report } => {
-                let about = json!({
-                    "made_by": "arcade flappy train",
-                    "config": config,
-                    "iteration": report.iteration,
-                    "validation_mean_pipes": report.best_validation,
-                    "validation_cap": report.validation_cap,
-                    "seconds": report.seconds,
-                });
-                if let Err(e) = file::save(mlp, about, &a.out) {
-                    write_error.get_or_insert(e);
-                }
-                progress.println(format!(
-                    "{:>6} {:>4.0}s  train mean {:>8.1} best {:>8.1} (cap {})  validation {:>8.1} / {} → saved",
-                    report.iteration,
-                    report.seconds,
-                    report.mean_pipes,
-                    report.best_pipes,
-                    report.train_cap,
-                    report.best_validation,
-                    report.validation_cap
-                ));
-                last_line = Instant::now();
-            }
-            Event::Iteration(report) => {
-                progress.set_message(format!(
-                    "train mean {:.1} best {:.1}, validation {:.1} (best {:.1} / {})",
-                    report.mean_pipes,
-                    report.best_pipes,
-                    report.validation,
-                    report.best_validation,
-                    report.validation_cap
-                ));
-                if last_line.elapsed() >= Duration::from_secs(15) {
-                    progress.println(format!(
-                        "{:>6} {:>4.0}s  train mean {:>8.1} best {:>8.1} (cap {})  validation {:>8.1} / {}",
-                        report.iteration,
-                        report.seconds,
-                        report.mean_pipes,
-                        report.best_pipes,
-                        report.train_cap,
-                        report.validation,
-                        report.validation_cap
-                    ));
+    let trained = a
+        .run
+        .install(|| {
+            train::train(&config, &progress, |event| match event {
+                Event::Improved { mlp, report } => {
+                    if let Err(e) = save_policy(mlp, &config, report, &a.out) {
+                        write_error.get_or_insert(e);
+                    }
+                    progress.println(report.status_line(true));
                     last_line = Instant::now();
                 }
-            }
+                Event::Iteration(report) => {
+                    progress.set_message(report.status_line(false));
+                    if last_line.elapsed() >= Duration::from_secs(15) {
+                        progress.println(report.status_line(false));
+                        last_line = Instant::now();
+                    }
+                }
+            })
         })
-    })
-    .map_err(bad_input)?;
+        .map_err(bad_input)?;
     progress.finish();
     if let Some(e) = write_error {
         return Err(e.into());
     }
-    let s = &trained.summary;
-    if a.json {
-        println!(
-            "{}",
-            json!({
-                "method": config.method, "seed": config.seed, "sizes": config.sizes,
-                "out": a.out.display().to_string(), "iterations": s.iterations,
-                "best_validation": s.best_validation, "validation_cap": s.validation_cap,
-                "validation_episodes": config.validation_episodes,
-                "validation_confirm": config.validation_confirm,
-                "solved": s.solved, "frames": s.frames, "seconds": s.seconds,
-            })
-        );
-    } else {
-        println!(
-            "{} after {} iterations in {:.0} s ({} frames): best validation mean {:.1} pipes over {} episodes capped at {}{}; policy in {}",
-            config.method.as_str(),
-            s.iterations,
-            s.seconds,
-            s.frames,
-            s.best_validation,
-            config.validation_episodes,
-            s.validation_cap,
-            if s.solved {
-                format!(
-                    " (all of them and {} confirmation episodes reached the cap)",
-                    config.validation_confirm
-                )
-            } else {
-                String::new()
-            },
-            a.out.display()
-        );
-    }
-    Ok(())
+    let out = a.out.display().to_string();
+    output.emit(&TrainReport::new(&config, &trained.summary, &out))
 }
 
-fn rayon_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+/// Writes a new best policy with the notes on how it was made.
+fn save_policy(
+    mlp: &arcade_flappy::Mlp,
+    config: &TrainConfig,
+    report: &IterationReport,
+    out: &std::path::Path,
+) -> Result<(), file::PolicyFileError> {
+    let about = PolicyAbout {
+        made_by: "arcade flappy train",
+        config,
+        iteration: report.iteration,
+        validation_mean_pipes: report.best_validation,
+        validation_cap: report.validation_cap,
+        seconds: report.seconds,
+    };
+    let about = serde_json::to_value(&about).expect("the notes serialise");
+    file::save(mlp, about, out)
 }
 
 fn eval_cmd(a: EvalArgs) -> Result<()> {
     let agent = load_agent(&a.policy)?;
-    if a.episodes == 0 {
-        return Err(bad_input(anyhow!("--episodes must be at least 1")));
-    }
-    if a.max_pipes == 0 {
-        return Err(bad_input(anyhow!("--max-pipes must be at least 1")));
-    }
-    let progress = Progress::new(a.episodes as u64, "episodes", a.run.quiet || a.json);
-    let threads = a.run.threads().unwrap_or_else(rayon_threads);
-    let report = with_threads(a.run.threads(), || {
-        evaluate(&agent, a.episodes, a.seed, Some(a.max_pipes), &progress)
-    });
+    let config = EvalConfig {
+        policy: a.policy,
+        episodes: a.episodes,
+        seed: a.seed,
+        max_pipes: a.max_pipes,
+        per_episode: a.per_episode,
+    };
+    config.check().map_err(bad_input)?;
+    let output = output_args(a.json, &a.run);
+    let progress = output.progress(config.episodes, "episodes");
+    let report = a.run.install(|| evaluate(&agent, &config, &progress));
     progress.finish();
-    if a.json {
-        let mut v = serde_json::to_value(&report)?;
-        let obj = v.as_object_mut().expect("report is an object");
-        obj.insert("policy".into(), json!(a.policy));
-        obj.insert("threads".into(), json!(threads));
-        if !a.per_episode {
-            obj.remove("pipes");
-        }
-        println!("{v}");
-    } else {
-        print_eval(&a.policy, &report, threads);
-    }
-    Ok(())
-}
-
-fn print_eval(policy: &str, r: &EvalReport, threads: usize) {
-    println!(
-        "{policy}: {} episodes (seed {}, cap {} pipes)",
-        r.episodes,
-        r.seed,
-        r.cap.map_or("none".into(), |c| c.to_string())
-    );
-    println!(
-        "  pipes   mean {:.1}  95% CI [{:.1}, {:.1}]  median {:.1}  min {}  max {}",
-        r.mean_pipes, r.ci95[0], r.ci95[1], r.median_pipes, r.min_pipes, r.max_pipes
-    );
-    println!(
-        "  ends    {} crashed, {} reached the cap",
-        r.crashes, r.capped
-    );
-    println!(
-        "  speed   {} frames in {:.2} s: {:.0} frames/s on {threads} thread{}",
-        r.frames,
-        r.seconds,
-        r.frames_per_sec,
-        if threads == 1 { "" } else { "s" }
-    );
+    output.emit(&report)
 }
 
 fn play_cmd(a: PlayArgs) -> Result<()> {
     let agent = load_agent(&a.policy)?;
-    let seed = eval_seed(a.seed, 0);
     let render = !(a.no_render || a.json);
     let delay = Duration::from_millis(a.delay);
     if render {
-        print!("\x1b[2J");
+        output::print("\x1b[2J")?;
     }
-    let start = Instant::now();
-    let outcome = agent.play(seed, a.max_pipes, |env| {
-        if render {
-            draw(&a.policy, env);
+    let mut draw_error = None;
+    let report = report::play(&agent, &a.policy, a.seed, a.max_pipes, |env| {
+        if render && draw_error.is_none() {
+            draw_error = draw(&a.policy, env).err();
             std::thread::sleep(delay);
         }
     });
-    let seconds = start.elapsed().as_secs_f64();
-    if a.json {
-        println!(
-            "{}",
-            json!({
-                "policy": a.policy, "seed": a.seed, "pipes": outcome.pipes,
-                "frames": outcome.frames, "crashed": outcome.crashed,
-                "reward": outcome.reward, "seconds": seconds,
-            })
-        );
-    } else {
-        println!(
-            "{}: {} pipes in {} frames, {} (reward {})",
-            a.policy,
-            outcome.pipes,
-            outcome.frames,
-            if outcome.crashed {
-                "crashed"
-            } else {
-                "stopped at the cap"
-            },
-            outcome.reward
-        );
+    if let Some(e) = draw_error {
+        return Err(e);
     }
-    Ok(())
+    OutputArgs {
+        json: a.json,
+        quiet: false,
+    }
+    .emit(&report)
 }
 
 /// Redraws the frame from the top-left corner, in colour.
-fn draw(name: &str, env: &Env) {
+fn draw(name: &str, env: &Env) -> Result<()> {
     let mut out = String::from("\x1b[H");
     let _ = writeln!(
         out,
@@ -584,87 +466,11 @@ fn draw(name: &str, env: &Env) {
         }
         out.push_str("\x1b[K\n");
     }
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(out.as_bytes());
-    let _ = stdout.flush();
+    output::print(out)
 }
 
 fn bench_cmd(a: BenchArgs) -> Result<()> {
     let agent = load_agent(&a.policy)?;
-    if a.frames == 0 {
-        return Err(bad_input(anyhow!("--frames must be at least 1")));
-    }
-    let r = match &agent {
-        Agent::Heuristic => frames_per_second(&mut Heuristic, a.frames, a.seed),
-        Agent::Oracle => frames_per_second(&mut Oracle::new(Depths::shared()), a.frames, a.seed),
-        Agent::Mlp(mlp) => frames_per_second(&mut Greedy::new(mlp), a.frames, a.seed),
-    };
-    if a.json {
-        let mut v = serde_json::to_value(&r)?;
-        v.as_object_mut()
-            .expect("report is an object")
-            .insert("policy".into(), json!(a.policy));
-        println!("{v}");
-    } else {
-        println!(
-            "{}: {} frames ({} episodes) in {:.2} s on one thread: {:.1} M frames/s",
-            a.policy,
-            r.frames,
-            r.episodes,
-            r.seconds,
-            r.frames_per_sec / 1e6
-        );
-    }
-    Ok(())
-}
-
-fn kernel_cmd(a: KernelArgs) -> Result<()> {
-    if a.max_margin < 0 {
-        return Err(bad_input(anyhow!(
-            "--max-margin must be at least 0, got {}",
-            a.max_margin
-        )));
-    }
-    let start = Instant::now();
-    let depths = Depths::compute(a.max_margin);
-    let rows: Vec<_> = depths
-        .kernels()
-        .iter()
-        .map(|k| {
-            let (gap, states) = k.narrowest();
-            json!({"margin": k.margin(), "rounds": k.rounds, "narrowest_gap_top": gap, "narrowest_states": states})
-        })
-        .collect();
-    let safe = depths
-        .kernels()
-        .iter()
-        .filter(|k| k.narrowest().1 > 0)
-        .map(|k| k.margin())
-        .max();
-    if a.json {
-        println!(
-            "{}",
-            json!({"kernels": rows, "largest_safe_margin": safe, "states": HEIGHTS * SPEEDS, "seconds": start.elapsed().as_secs_f64()})
-        );
-        return Ok(());
-    }
-    println!(
-        "bird states: {} heights x {} speeds = {}",
-        HEIGHTS,
-        SPEEDS,
-        HEIGHTS * SPEEDS
-    );
-    println!("margin  rounds  smallest kernel (gap top)");
-    for k in depths.kernels() {
-        let (gap, states) = k.narrowest();
-        println!("{:>6}  {:>6}  {states:>7} ({gap})", k.margin(), k.rounds);
-    }
-    match safe {
-        Some(m) => println!(
-            "perfect play never crashes, even with every wall {m} px closer ({:.1} s)",
-            start.elapsed().as_secs_f64()
-        ),
-        None => println!("some gap has an empty kernel: a crash can be forced"),
-    }
-    Ok(())
+    a.output
+        .emit(&report::bench(&agent, &a.policy, a.frames, a.seed))
 }

@@ -77,37 +77,31 @@ fn train_writes_a_policy_that_eval_and_play_read_and_same_seed_same_policy() {
         let dir = TempDir::new(&format!("flappy-train-{method}"));
         let (a, b) = (dir.path("a.json"), dir.path("b.json"));
         let run = |out: &str, threads: &str| {
-            json(&arcade(&[
-                "flappy",
-                "train",
-                "--method",
-                method,
-                "--iterations",
-                "3",
-                "--hidden",
-                "4",
-                "--inputs",
-                "5",
-                "--population",
-                "8",
-                "--episodes-per-eval",
-                "2",
-                "--batch",
-                "4",
-                "--games",
-                "4",
-                "--steps",
-                "64",
-                "--minibatch",
-                "128",
-                "--seed",
-                "3",
-                "--threads",
-                threads,
-                "--out",
-                out,
-                "--json",
-            ]))
+            json(&arcade(
+                &[
+                    "flappy",
+                    "train",
+                    "--method",
+                    method,
+                    "--iterations",
+                    "3",
+                    "--hidden",
+                    "4",
+                    "--inputs",
+                    "5",
+                    "--seed",
+                    "3",
+                    "--threads",
+                    threads,
+                    "--out",
+                    out,
+                    "--json",
+                ]
+                .iter()
+                .copied()
+                .chain(method_options(method).iter().copied())
+                .collect::<Vec<_>>(),
+            ))
         };
         let summary = run(&a, "1");
         assert_eq!(summary["iterations"], 3, "{summary}");
@@ -225,7 +219,7 @@ fn bad_policy_files_are_one_line_errors_with_status_2() {
     );
     assert_bad_input(
         &["flappy", "eval", "--policy", "heuristic", "--episodes", "0"],
-        "--episodes must be at least 1",
+        "invalid value '0' for '--episodes",
     );
 }
 
@@ -302,4 +296,130 @@ fn shipped_imitation_policy_does_not_crash() {
         "--json",
     ]));
     assert_eq!(e["crashes"], 0, "{e}");
+}
+
+/// Small settings of each method (each only takes its own).
+fn method_options(method: &str) -> &'static [&'static str] {
+    match method {
+        "cem" => &["--population", "8", "--episodes-per-eval", "2"],
+        "pg" => &["--envs", "4", "--steps", "64", "--minibatch", "128"],
+        "reinforce" => &["--batch", "4"],
+        _ => &[],
+    }
+}
+
+/// Issue 29: an option of another method is an error naming its method,
+/// never silently ignored; `--games` (which meant parallel environments) is gone.
+#[test]
+fn another_methods_option_is_rejected() {
+    let dir = TempDir::new("flappy-reject");
+    let out = dir.path("p.json");
+    for (method, option) in [
+        ("pg", "--batch"),
+        ("cem", "--envs"),
+        ("reinforce", "--lambda"),
+    ] {
+        assert_bad_input(
+            &[
+                "flappy",
+                "train",
+                "--method",
+                method,
+                option,
+                "4",
+                "--iterations",
+                "1",
+                "--out",
+                &out,
+            ],
+            "is a setting of --method",
+        );
+    }
+    assert_bad_input(
+        &[
+            "flappy", "train", "--method", "pg", "--games", "4", "--out", &out,
+        ],
+        "--games",
+    );
+    assert!(!std::path::Path::new(&out).exists());
+}
+
+/// Issue 30 item 2: a full disk on standard output is one line and exit 1.
+#[test]
+fn eval_to_a_full_disk_is_one_line_and_exit_1() {
+    for json in [true, false] {
+        let mut args = vec![
+            "flappy",
+            "eval",
+            "--policy",
+            "heuristic",
+            "--episodes",
+            "3",
+            "--max-pipes",
+            "5",
+        ];
+        if json {
+            args.push("--json");
+        }
+        let o = to_dev_full(&args);
+        assert_eq!(o.status.code(), Some(1), "{}", crate::common::stderr(&o));
+        let err = crate::common::stderr(&o);
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains("error: writing to standard output"), "{err}");
+    }
+}
+
+/// Issue 30 item 3: absurd episode counts are a parse error, and a huge
+/// valid one streams (memory stays flat while it runs).
+#[test]
+fn huge_episode_counts_stream_or_are_rejected() {
+    for bad in ["18446744073709551615", "4294967296000000", "0", "-1"] {
+        assert_bad_input(
+            &["flappy", "eval", "--policy", "heuristic", "--episodes", bad],
+            "invalid value",
+        );
+    }
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arcade"))
+        .args([
+            "flappy",
+            "eval",
+            "--policy",
+            "heuristic",
+            "--episodes",
+            "4294967296",
+            "--max-pipes",
+            "1",
+            "--quiet",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let status =
+        std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
+    child.kill().ok();
+    child.wait().ok();
+    let rss_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("the run was still going after 3 s");
+    // 4,294,967,296 outcomes would take 137 GB; the stream keeps 2^20 pipe counts (8 MiB) at most.
+    assert!(rss_kb < 200_000, "peak resident memory {rss_kb} kB");
+}
+
+/// Runs `arcade` with standard output on `/dev/full`.
+pub fn to_dev_full(args: &[&str]) -> std::process::Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    std::process::Command::new(env!("CARGO_BIN_EXE_arcade"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(full)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap()
 }

@@ -54,7 +54,7 @@ fn unreadable_input_and_unknown_extension_exit_2() {
     let out = dir.join("x.png");
     assert_bad_input(
         &["sketch", "/no/such/photo.png", out.to_str().unwrap()],
-        "cannot read image /no/such/photo.png",
+        "cannot read /no/such/photo.png: No such file",
     );
     let junk = dir.join("junk.png");
     std::fs::write(&junk, b"not an image").unwrap();
@@ -80,5 +80,86 @@ fn unreadable_input_and_unknown_extension_exit_2() {
         ],
         "expected a finite number",
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Issue 30 item 10: a truncated JPEG is one line; a zero-size image is bad
+/// input naming the file (it was reported as a failed write); GIF output
+/// works (it failed with "Gif does not support the color type L8").
+#[test]
+fn truncated_zero_size_and_gif() {
+    let dir = temp_dir("repro");
+    let out = dir.join("x.png");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sketch/tests/data");
+    assert_bad_input(
+        &[
+            "sketch",
+            data.join("truncated.jpg").to_str().unwrap(),
+            out.to_str().unwrap(),
+        ],
+        "cannot read image",
+    );
+    let zero = data.join("zero-size.ppm");
+    assert_bad_input(
+        &["sketch", zero.to_str().unwrap(), out.to_str().unwrap()],
+        &format!("image {} has no pixels (0×0)", zero.display()),
+    );
+    assert!(!out.exists());
+    let gif = dir.join("x.gif");
+    let o = arcade(&[
+        "sketch",
+        &golden("photo-37x23-d30.png"),
+        gif.to_str().unwrap(),
+        "--depth",
+        "30",
+        "--elevation",
+        "0.8",
+        "--azimuth",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let got = image::open(&gif).unwrap().to_luma8();
+    let want = image::open(golden("photo-37x23-d30.sketch.png"))
+        .unwrap()
+        .to_luma8();
+    assert_eq!(got.dimensions(), (37, 23));
+    let worst = got
+        .as_raw()
+        .iter()
+        .zip(want.as_raw())
+        .map(|(a, b)| a.abs_diff(*b))
+        .max();
+    assert!(worst <= Some(1), "max difference {worst:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Issue 30 item 2: a full disk on standard output is one line and exit 1.
+#[test]
+fn report_to_a_full_disk_is_one_line_and_exit_1() {
+    let dir = temp_dir("full");
+    let out = dir.join("x.png");
+    for json in [true, false] {
+        let mut args = vec![
+            "sketch".to_string(),
+            golden("photo-64x48.png"),
+            out.display().to_string(),
+        ];
+        if json {
+            args.push("--json".into());
+        }
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_arcade"))
+            .args(&args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains("error: writing to standard output"), "{err}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -15,6 +15,7 @@
 
 use crate::mlp::Mlp;
 use crate::policy::fits;
+use arcade_core::input::{MAX_INPUT_BYTES, display_name, read_text};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -24,12 +25,9 @@ pub const FORMAT: &str = "arcade-flappy-policy";
 /// Why a policy file could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum PolicyFileError {
-    #[error("{path}: cannot read policy file: {source}")]
-    Read {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    /// The file could not be read (missing, too large, not UTF-8).
+    #[error("{message}")]
+    Read { message: String },
     #[error("{path}: not a policy file: {message}")]
     Parse { path: String, message: String },
     #[error("{path}: {message}")]
@@ -179,13 +177,12 @@ pub fn to_json(mlp: &Mlp, about: serde_json::Value) -> String {
     serde_json::to_string(&json).expect("policy serialises")
 }
 
-/// Reads a policy file.
+/// Reads a policy file (at most [`MAX_INPUT_BYTES`], UTF-8; `-`: standard input).
 pub fn load(path: &Path) -> Result<Mlp, PolicyFileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| PolicyFileError::Read {
-        path: path.display().to_string(),
-        source,
+    let text = read_text(path, MAX_INPUT_BYTES).map_err(|e| PolicyFileError::Read {
+        message: e.to_string(),
     })?;
-    parse(&text, &path.display().to_string())
+    parse(&text, &display_name(path))
 }
 
 /// Writes a policy file atomically (temporary file, then rename), so a
@@ -238,6 +235,8 @@ mod tests {
         assert!(e.contains("at sizes"), "{e}");
         let e = err(&ok.replace(FORMAT, "other"));
         assert!(e.contains("expected \"arcade-flappy-policy\""), "{e}");
+        let e = load(Path::new("/dev/zero")).unwrap_err().to_string();
+        assert!(e.contains("/dev/zero is larger than"), "{e}");
         let e = err(&ok.replace("\"bias\":[0.0,0.0]", "\"bias\":[0.0]"));
         assert!(
             e.contains("layers[1].bias has 1 numbers, expected 2"),

@@ -9,6 +9,8 @@
 //! - [`episode`]: playing episodes, disjoint training and evaluation seeds;
 //! - [`eval`]: parallel evaluation with a 95% interval;
 //! - [`train`]: neuroevolution (CEM) and policy gradient (PPO, REINFORCE);
+//! - [`overrides`]: per-method training settings, checked against the method;
+//! - [`report`]: each command's report type and the one call that makes it;
 //! - [`render`]: a frame as terminal text;
 //! - [`bench`]: environment speed;
 //! - [`viability`]: the exact set of states that can never be made to crash.
@@ -20,11 +22,13 @@ pub mod eval;
 pub mod file;
 pub mod mlp;
 pub mod obs;
+pub mod overrides;
 pub mod policy;
 pub mod render;
+pub mod report;
 pub mod train;
 pub mod viability;
 
 pub use env::{Env, Status};
-pub use eval::{Agent, EvalReport, evaluate};
+pub use eval::{Agent, EvalConfig, EvalError, EvalPartial, EvalReport, evaluate};
 pub use mlp::Mlp;

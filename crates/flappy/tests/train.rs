@@ -4,7 +4,7 @@
 use arcade_core::progress::Progress;
 use arcade_core::runner::with_threads;
 use arcade_flappy::train::{Event, Method, TrainConfig, train};
-use arcade_flappy::{Agent, evaluate};
+use arcade_flappy::{Agent, EvalConfig, evaluate};
 
 fn small(method: Method, iterations: usize) -> TrainConfig {
     let mut c = TrainConfig::new(method, 5);
@@ -45,13 +45,14 @@ fn learn(config: &TrainConfig) -> f64 {
         improvements.last().copied(),
         Some(trained.summary.best_validation)
     );
-    let report = evaluate(
-        &Agent::Mlp(trained.best),
-        50,
-        9,
-        Some(200),
-        &Progress::hidden(),
-    );
+    let eval = EvalConfig {
+        policy: "trained".into(),
+        episodes: 50,
+        seed: 9,
+        max_pipes: 200,
+        per_episode: false,
+    };
+    let report = evaluate(&Agent::Mlp(trained.best), &eval, &Progress::hidden());
     println!(
         "{:?}: validation {:.1}, eval mean {:.1}",
         config.method, trained.summary.best_validation, report.mean_pipes

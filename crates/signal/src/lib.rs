@@ -7,6 +7,9 @@
 //!   (k ≤ 16) and Suomela's sort-based block algorithm (larger k), which
 //!   reads the medians of sorted or reverse-sorted stretches of the input
 //!   straight off it.
+//! - [`stream_medians`] / [`medians_of_text`]: numbers read from text (one a
+//!   line, or a CSV column) with typed errors; [`move_median`]: bottleneck's
+//!   `move_median(a, window, min_count)` over a slice.
 //! - [`naive`]: the sort-every-window reference the fast ones are tested
 //!   against.
 //!
@@ -23,9 +26,17 @@ pub mod key;
 pub mod naive;
 mod radix;
 mod sorted;
+mod stream;
 mod streaming;
 
 pub use batch::{
     Algorithm, SORTED_MAX_WINDOW, rolling_median, rolling_median_into, rolling_median_with,
 };
+pub use stream::{
+    Lines, MAX_LINE_BYTES, MedianError, QUOTE_CHARS, ReadOptions, Sink, StreamSummary,
+    medians_of_text, move_median, quote, stream_medians,
+};
 pub use streaming::RollingMedian;
+
+/// Longest window: the streaming median indexes its slots with 31 bits.
+pub const MAX_WINDOW: usize = (1 << 31) - 1;

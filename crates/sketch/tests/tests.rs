@@ -2,3 +2,4 @@
 //! test run links one executable instead of one per file.
 
 mod golden;
+mod io;

@@ -1,0 +1,410 @@
+//! Medians of numbers read from text: one number per line, or one column of
+//! delimited lines (CSV). Streams: memory is one line plus the window,
+//! whatever the input length. Used by `arcade median` (a file or a pipe) and
+//! by callers that hold the text (a pasted column) alike.
+
+use crate::RollingMedian;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::io::{self, BufRead, BufReader, Read, Write};
+
+/// Longest line read: a line without a break this long is an error (so a
+/// stream with no line breaks cannot fill memory).
+pub const MAX_LINE_BYTES: usize = 16 << 20;
+/// Characters of an offending token quoted in an error.
+pub const QUOTE_CHARS: usize = 40;
+
+/// Where the numbers are on each line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReadOptions {
+    /// 1-based column of delimited lines; `None`: the whole line.
+    pub column: Option<usize>,
+    /// Column separator.
+    pub delimiter: char,
+    /// Skip the first line (a CSV header).
+    pub header: bool,
+    /// Skip lines that are not numbers instead of failing.
+    pub skip_bad: bool,
+}
+
+impl Default for ReadOptions {
+    fn default() -> ReadOptions {
+        ReadOptions {
+            column: None,
+            delimiter: ',',
+            header: false,
+            skip_bad: false,
+        }
+    }
+}
+
+/// What a run read and wrote.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamSummary {
+    pub window: usize,
+    pub lines: u64,
+    /// Numbers read (NaN included).
+    pub values: u64,
+    /// Lines skipped as not numbers (`skip_bad`).
+    pub skipped: u64,
+    pub medians: u64,
+}
+
+impl StreamSummary {
+    /// Notes worth telling a user (skipped lines, too few values), one per line.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.skipped > 0 {
+            let lines = if self.skipped == 1 { "line" } else { "lines" };
+            notes.push(format!(
+                "skipped {} {lines} that were not numbers",
+                self.skipped
+            ));
+        }
+        if self.medians == 0 {
+            notes.push(format!(
+                "{} values, fewer than the window ({}): no medians",
+                self.values, self.window
+            ));
+        }
+        notes
+    }
+}
+
+/// Why medians could not be computed. Quoted input is cut to
+/// [`QUOTE_CHARS`] characters.
+#[derive(Debug, thiserror::Error)]
+pub enum MedianError {
+    #[error("window must be from 1 to {}, got {window}", crate::MAX_WINDOW)]
+    Window { window: usize },
+    #[error("min_count must be from 1 to the window ({window}), got {min_count}")]
+    MinCount { min_count: usize, window: usize },
+    #[error("{name}: cannot read line {line}: {source}")]
+    Read {
+        name: String,
+        line: u64,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{name}: line {line}: {why} (lines that are not numbers can be skipped)")]
+    BadLine {
+        name: String,
+        line: u64,
+        why: String,
+    },
+    #[error("{name}: line {line} is longer than {MAX_LINE_BYTES} bytes")]
+    LongLine { name: String, line: u64 },
+    #[error("writing the medians: {0}")]
+    Write(#[source] io::Error),
+}
+
+impl MedianError {
+    /// Whether the input (or the settings) is at fault, not the output.
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, MedianError::Write(_))
+    }
+}
+
+/// `text` cut to [`QUOTE_CHARS`] characters (with "…" when cut), quoted.
+pub fn quote(text: &str) -> String {
+    match text.char_indices().nth(QUOTE_CHARS) {
+        Some((at, _)) => format!("{:?}… ({} bytes)", &text[..at], text.len()),
+        None => format!("{text:?}"),
+    }
+}
+
+/// Why a line holds no number. Borrowed and allocation-free, so skipping a
+/// bad line costs nothing; the message is built only for an error.
+enum Bad<'l> {
+    NoColumn(usize),
+    NotNumber(&'l str),
+}
+
+impl Bad<'_> {
+    fn describe(&self, line: &str, delimiter: char) -> String {
+        match self {
+            Bad::NoColumn(n) => format!(
+                "no column {n} (the line has {})",
+                line.split(delimiter).count()
+            ),
+            Bad::NotNumber(text) => format!("expected a number, found {}", quote(text)),
+        }
+    }
+}
+
+impl ReadOptions {
+    /// The number on `line`.
+    fn pick<'l>(&self, line: &'l str) -> Result<f64, Bad<'l>> {
+        let text = match self.column {
+            None => line,
+            Some(n) => line
+                .split(self.delimiter)
+                .nth(n - 1)
+                .ok_or(Bad::NoColumn(n))?,
+        };
+        let text = text.trim();
+        // A quoted CSV field.
+        let text = text
+            .strip_prefix('"')
+            .and_then(|t| t.strip_suffix('"'))
+            .unwrap_or(text);
+        text.parse::<f64>().map_err(|_| Bad::NotNumber(text))
+    }
+}
+
+/// Where medians go: a writer (one per line, flushed whenever the input
+/// pauses) or a vector.
+pub trait Sink {
+    fn median(&mut self, m: f64) -> io::Result<()>;
+    /// The input has nothing buffered: the next read may block.
+    fn idle(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Sink for Vec<f64> {
+    fn median(&mut self, m: f64) -> io::Result<()> {
+        self.push(m);
+        Ok(())
+    }
+}
+
+/// Writes each median on its own line.
+pub struct Lines<W: Write>(pub W);
+
+impl<W: Write> Sink for Lines<W> {
+    fn median(&mut self, m: f64) -> io::Result<()> {
+        writeln!(self.0, "{m}")
+    }
+    fn idle(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// Reads numbers from `reader` (`name` labels errors) and sends the median
+/// of every full window of `window` values to `sink`; `on_values(n)` is
+/// called every 65,536 values (for a progress counter).
+pub fn stream_medians<R: Read>(
+    reader: &mut BufReader<R>,
+    name: &str,
+    window: usize,
+    options: &ReadOptions,
+    sink: &mut impl Sink,
+    mut on_values: impl FnMut(u64),
+) -> Result<StreamSummary, MedianError> {
+    check_window(window)?;
+    let mut median = RollingMedian::new(window);
+    let mut summary = StreamSummary {
+        window,
+        ..StreamSummary::default()
+    };
+    let mut bytes = Vec::new();
+    loop {
+        if reader.buffer().is_empty() {
+            sink.idle().map_err(MedianError::Write)?;
+        }
+        let line_no = summary.lines + 1;
+        bytes.clear();
+        let read = reader
+            .by_ref()
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut bytes)
+            .map_err(|source| MedianError::Read {
+                name: name.to_string(),
+                line: line_no,
+                source,
+            })?;
+        if read == 0 {
+            break;
+        }
+        if bytes.len() > MAX_LINE_BYTES {
+            return Err(MedianError::LongLine {
+                name: name.to_string(),
+                line: line_no,
+            });
+        }
+        summary.lines = line_no;
+        if options.header && line_no == 1 {
+            continue;
+        }
+        let line = std::str::from_utf8(&bytes).map_err(|e| MedianError::BadLine {
+            name: name.to_string(),
+            line: line_no,
+            why: format!(
+                "not UTF-8 text (invalid byte at column {})",
+                e.valid_up_to() + 1
+            ),
+        })?;
+        let x = match options.pick(line) {
+            Ok(x) => x,
+            Err(_) if options.skip_bad => {
+                summary.skipped += 1;
+                continue;
+            }
+            Err(bad) => {
+                return Err(MedianError::BadLine {
+                    name: name.to_string(),
+                    line: line_no,
+                    why: bad.describe(line, options.delimiter),
+                });
+            }
+        };
+        summary.values += 1;
+        if summary.values.is_multiple_of(65_536) {
+            on_values(summary.values);
+        }
+        if let Some(m) = median.push(x) {
+            summary.medians += 1;
+            sink.median(m).map_err(MedianError::Write)?;
+        }
+    }
+    sink.idle().map_err(MedianError::Write)?;
+    Ok(summary)
+}
+
+/// The medians of every full window of the numbers in `text` (a pasted
+/// column or a CSV), with what was read.
+pub fn medians_of_text(
+    text: &str,
+    window: usize,
+    options: &ReadOptions,
+) -> Result<(Vec<f64>, StreamSummary), MedianError> {
+    let mut medians = Vec::new();
+    let mut reader = BufReader::new(text.as_bytes());
+    let summary = stream_medians(&mut reader, "input", window, options, &mut medians, |_| {})?;
+    Ok((medians, summary))
+}
+
+fn check_window(window: usize) -> Result<(), MedianError> {
+    if window == 0 || window > crate::MAX_WINDOW {
+        return Err(MedianError::Window { window });
+    }
+    Ok(())
+}
+
+/// `bottleneck.move_median(data, window, min_count)`: one output per input;
+/// output `i` is the median of the numbers among `data[i + 1 - window ..= i]`
+/// (the window is shorter at the start), or NaN when fewer than `min_count`
+/// of them are numbers (not NaN).
+pub fn move_median(data: &[f64], window: usize, min_count: usize) -> Result<Vec<f64>, MedianError> {
+    check_window(window)?;
+    if min_count == 0 || min_count > window {
+        return Err(MedianError::MinCount { min_count, window });
+    }
+    let mut median = RollingMedian::new(window);
+    let mut numbers = 0usize;
+    Ok(data
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            numbers += usize::from(!x.is_nan());
+            if i >= window && !data[i - window].is_nan() {
+                numbers -= 1;
+            }
+            median.push(x);
+            if numbers >= min_count {
+                median.median()
+            } else {
+                f64::NAN
+            }
+        })
+        .collect())
+}
+
+impl fmt::Display for StreamSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} lines, {} values, {} skipped, {} medians (window {})",
+            self.lines, self.values, self.skipped, self.medians, self.window
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::naive::median_of;
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_huge_token_is_quoted_cut() {
+        let token = "x".repeat(10 << 20);
+        let text = format!("1\n{token}\n");
+        let e = medians_of_text(&text, 1, &ReadOptions::default()).unwrap_err();
+        let message = e.to_string();
+        assert!(message.len() < 200, "{} bytes", message.len());
+        assert!(
+            message.contains("line 2") && message.contains("… (10485760 bytes)"),
+            "{message}"
+        );
+        let short = medians_of_text("1\nthree\n", 1, &ReadOptions::default())
+            .unwrap_err()
+            .to_string();
+        assert!(short.contains("found \"three\" ("), "{short}");
+    }
+
+    #[test]
+    fn skipping_counts_lines_and_columns_and_headers_work() {
+        let options = ReadOptions {
+            column: Some(2),
+            delimiter: ';',
+            header: true,
+            skip_bad: true,
+        };
+        let (m, s) = medians_of_text("a;b\n1;10\n2\n3;x\n4;\"30\"\n", 2, &options).unwrap();
+        assert_eq!(m, [20.0]);
+        assert_eq!((s.lines, s.values, s.skipped, s.medians), (5, 2, 2, 1));
+        let e = medians_of_text("1\n2\n", 0, &ReadOptions::default()).unwrap_err();
+        assert!(matches!(e, MedianError::Window { window: 0 }));
+    }
+
+    #[test]
+    fn long_lines_and_non_utf8_are_errors() {
+        let text = "7".repeat(MAX_LINE_BYTES + 5);
+        let e = medians_of_text(&text, 1, &ReadOptions::default()).unwrap_err();
+        assert!(matches!(e, MedianError::LongLine { line: 1, .. }), "{e}");
+        let mut reader = BufReader::new(&b"1\n\xff\n"[..]);
+        let e = stream_medians(
+            &mut reader,
+            "f",
+            1,
+            &ReadOptions::default(),
+            &mut Vec::new(),
+            |_| {},
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("f: line 2: not UTF-8"), "{e}");
+    }
+
+    #[test]
+    fn move_median_matches_bottleneck_examples() {
+        // bottleneck.move_median([1, 2, 3, 4], window=2) and min_count=1.
+        let m = move_median(&[1.0, 2.0, 3.0, 4.0], 2, 2).unwrap();
+        assert!(m[0].is_nan() && m[1..] == [1.5, 2.5, 3.5]);
+        let m = move_median(&[1.0, 2.0, 3.0, 4.0], 2, 1).unwrap();
+        assert_eq!(m, [1.0, 1.5, 2.5, 3.5]);
+        assert!(move_median(&[1.0], 2, 3).is_err());
+        assert!(move_median(&[1.0], 0, 1).is_err());
+    }
+
+    proptest! {
+        /// Against the sort-each-window reference, NaNs included.
+        #[test]
+        fn move_median_matches_the_naive_one(
+            data in prop::collection::vec(prop_oneof![4 => (-20i32..20).prop_map(f64::from), 1 => Just(f64::NAN)], 0..60),
+            window in 1usize..12,
+            min_count in 1usize..12,
+        ) {
+            prop_assume!(min_count <= window);
+            let got = move_median(&data, window, min_count).unwrap();
+            for (i, g) in got.iter().enumerate() {
+                let w = &data[(i + 1).saturating_sub(window)..=i];
+                let numbers = w.iter().filter(|x| !x.is_nan()).count();
+                let want = if numbers >= min_count { median_of(w) } else { f64::NAN };
+                prop_assert!(*g == want || (g.is_nan() && want.is_nan()), "i={} got {} want {}", i, g, want);
+            }
+        }
+    }
+}

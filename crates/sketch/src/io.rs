@@ -1,0 +1,202 @@
+//! Encoded images in and out: decoding with size limits, encoding in the
+//! format an extension names, and the errors a caller can tell apart (the
+//! user's input versus a failed write).
+
+use crate::{Light, SketchReport, sketch};
+use image::{DynamicImage, GrayImage, ImageFormat, ImageReader};
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Largest width or height decoded: 16,384 pixels (a 16k × 16k image is
+/// 268 megapixels, far beyond a photo).
+pub const MAX_SIDE: u32 = 16_384;
+/// Most memory the decoder may allocate for one image: 1 GiB.
+pub const MAX_ALLOC_BYTES: u64 = 1 << 30;
+/// Largest encoded file read: 256 MiB.
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// The decoder limits every input gets.
+pub fn limits() -> image::Limits {
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_SIDE);
+    limits.max_image_height = Some(MAX_SIDE);
+    limits.max_alloc = Some(MAX_ALLOC_BYTES);
+    limits
+}
+
+/// Why a sketch could not be made or saved. Messages are one line and name
+/// the file (or "image" for bytes from memory).
+#[derive(Debug, thiserror::Error)]
+pub enum SketchError {
+    /// The file could not be read (missing, too large, a directory).
+    #[error("{message}")]
+    Read { name: String, message: String },
+    #[error("cannot read image {name}: {message}")]
+    Decode { name: String, message: String },
+    #[error("image {name} has no pixels ({width}×{height})")]
+    Empty {
+        name: String,
+        width: u32,
+        height: u32,
+    },
+    #[error("{name}: {field} must be a finite number, got {value}")]
+    Light {
+        name: String,
+        field: &'static str,
+        value: f64,
+    },
+    #[error(
+        "cannot write {}: unsupported output extension (use .png, .jpg, .bmp, .gif, .tif, .webp or .pgm)",
+        path.display()
+    )]
+    UnsupportedOutput { path: PathBuf },
+    #[error("cannot encode the sketch as {format:?}: {message}")]
+    Encode {
+        format: ImageFormat,
+        message: String,
+    },
+    #[error("cannot write image {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl SketchError {
+    /// Whether the caller's input is at fault (an unreadable, empty or too
+    /// large image, an unknown extension, bad settings) rather than the
+    /// system (a failed encode or write).
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, SketchError::Write { .. } | SketchError::Encode { .. })
+    }
+}
+
+/// A decoder or encoder message on one line (some span several).
+fn one_line(e: &image::ImageError) -> String {
+    e.to_string()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The output format for `path`'s extension, if the build can write it.
+pub fn output_format(path: &Path) -> Result<ImageFormat, SketchError> {
+    let unsupported = || SketchError::UnsupportedOutput {
+        path: path.to_path_buf(),
+    };
+    let format = ImageFormat::from_path(path).map_err(|_| unsupported())?;
+    if format.writing_enabled() {
+        Ok(format)
+    } else {
+        Err(unsupported())
+    }
+}
+
+/// Decodes an encoded image (format guessed from its bytes) within
+/// [`limits`]; `name` labels errors. A zero-size image is an error.
+pub fn decode(bytes: &[u8], name: &str) -> Result<DynamicImage, SketchError> {
+    let decode_err = |e: image::ImageError| SketchError::Decode {
+        name: name.to_string(),
+        message: one_line(&e),
+    };
+    let mut reader = ImageReader::new(Cursor::new(bytes))
+        .with_guessed_format()
+        .map_err(|e| decode_err(e.into()))?;
+    reader.limits(limits());
+    let image = reader.decode().map_err(decode_err)?;
+    if image.width() == 0 || image.height() == 0 {
+        return Err(SketchError::Empty {
+            name: name.to_string(),
+            width: image.width(),
+            height: image.height(),
+        });
+    }
+    Ok(image)
+}
+
+/// Encodes a sketch in `format`. GIF has no grey colour type, so the sketch
+/// goes out as RGBA there (grey pixels, fully opaque).
+pub fn encode(image: &GrayImage, format: ImageFormat) -> Result<Vec<u8>, SketchError> {
+    let mut out = Cursor::new(Vec::new());
+    let written = if format == ImageFormat::Gif {
+        DynamicImage::ImageLuma8(image.clone())
+            .to_rgba8()
+            .write_to(&mut out, format)
+    } else {
+        image.write_to(&mut out, format)
+    };
+    written.map_err(|e| SketchError::Encode {
+        format,
+        message: one_line(&e),
+    })?;
+    Ok(out.into_inner())
+}
+
+fn check_light(light: &Light, name: &str) -> Result<(), SketchError> {
+    for (field, value) in [
+        ("depth", light.depth),
+        ("elevation", light.elevation),
+        ("azimuth", light.azimuth),
+    ] {
+        if !value.is_finite() {
+            return Err(SketchError::Light {
+                name: name.to_string(),
+                field,
+                value,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The sketch of an encoded image, encoded in `format`, with its size: what
+/// an upload handler needs. `name` labels errors.
+pub fn sketch_bytes(
+    bytes: &[u8],
+    name: &str,
+    format: ImageFormat,
+    light: &Light,
+) -> Result<(Vec<u8>, (u32, u32)), SketchError> {
+    check_light(light, "settings")?;
+    let image = decode(bytes, name)?;
+    let out = sketch(&image, light);
+    Ok((encode(&out, format)?, out.dimensions()))
+}
+
+/// Reads `input` (`-`: standard input; any format the build decodes, at most
+/// [`MAX_FILE_BYTES`]), sketches it and writes `output` in the format its
+/// extension names.
+pub fn sketch_file(
+    input: &Path,
+    output: &Path,
+    light: &Light,
+) -> Result<SketchReport, SketchError> {
+    let start = Instant::now();
+    // Check the output name before the (possibly slow) decode.
+    let format = output_format(output)?;
+    let name = arcade_core::input::display_name(input);
+    let bytes =
+        arcade_core::input::read_bytes(input, MAX_FILE_BYTES).map_err(|e| SketchError::Read {
+            name: name.clone(),
+            message: e.to_string(),
+        })?;
+    let (encoded, (width, height)) = sketch_bytes(&bytes, &name, format, light)?;
+    std::fs::write(output, encoded).map_err(|source| SketchError::Write {
+        path: output.to_path_buf(),
+        source,
+    })?;
+    Ok(SketchReport {
+        input: name,
+        output: output.display().to_string(),
+        width,
+        height,
+        depth: light.depth,
+        elevation: light.elevation,
+        azimuth: light.azimuth,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
