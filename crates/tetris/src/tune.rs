@@ -268,71 +268,6 @@ impl Checkpoint {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn setup() -> TuneSetup {
-        TuneSetup {
-            features: feature_preset("dellacherie").unwrap(),
-            width: 6,
-            height: 6,
-            games_per_eval: 3,
-            line_cap: Some(200),
-            mode: MoveMode::Drop,
-            randomizer: Randomizer::Uniform,
-        }
-    }
-
-    #[test]
-    fn fitness_is_seeded_and_rewards_good_weights() {
-        let rules = Rules::classic();
-        let s = setup();
-        let good = s.vector(&Weights::builtin("dellacherie").unwrap());
-        let bad: Vec<f64> = good.iter().map(|w| -w).collect();
-        assert_eq!(s.fitness(&rules, &good, 1), s.fitness(&rules, &good, 1));
-        let sum = |x: &[f64]| (0..5).map(|k| s.fitness(&rules, x, k)).sum::<f64>();
-        assert!(
-            sum(&good) > sum(&bad) + 5.0,
-            "{} vs {}",
-            sum(&good),
-            sum(&bad)
-        );
-    }
-
-    #[test]
-    fn checkpoint_resume_matches_an_uninterrupted_run() {
-        let rules = Rules::classic();
-        let start = Start {
-            method: Method::Cem,
-            init: vec![0.0; 6],
-            spread: 5.0,
-            population: Some(10),
-            noise: None,
-            seed: 4,
-        };
-        let mut straight = Checkpoint::new(setup(), &start, 4).unwrap();
-        for _ in 0..4 {
-            straight.step(&rules, &Progress::hidden());
-        }
-        let dir = std::env::temp_dir().join(format!("arcade-tune-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("ck.json");
-        let mut first = Checkpoint::new(setup(), &start, 4).unwrap();
-        for _ in 0..2 {
-            first.step(&rules, &Progress::hidden());
-        }
-        first.save(&path).unwrap();
-        let mut resumed = Checkpoint::load(&path).unwrap();
-        while !resumed.is_done() {
-            resumed.step(&rules, &Progress::hidden());
-        }
-        std::fs::remove_dir_all(&dir).unwrap();
-        assert_eq!(resumed.history, straight.history);
-        assert_eq!(resumed.weights("x"), straight.weights("x"));
-    }
-}
-
 /// Most games one fitness evaluation plays.
 pub const MAX_GAMES_PER_EVAL: usize = 1_000_000;
 
@@ -412,5 +347,70 @@ impl Validate for Checkpoint {
             self.setup.features.len(),
             &self.history,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> TuneSetup {
+        TuneSetup {
+            features: feature_preset("dellacherie").unwrap(),
+            width: 6,
+            height: 6,
+            games_per_eval: 3,
+            line_cap: Some(200),
+            mode: MoveMode::Drop,
+            randomizer: Randomizer::Uniform,
+        }
+    }
+
+    #[test]
+    fn fitness_is_seeded_and_rewards_good_weights() {
+        let rules = Rules::classic();
+        let s = setup();
+        let good = s.vector(&Weights::builtin("dellacherie").unwrap());
+        let bad: Vec<f64> = good.iter().map(|w| -w).collect();
+        assert_eq!(s.fitness(&rules, &good, 1), s.fitness(&rules, &good, 1));
+        let sum = |x: &[f64]| (0..5).map(|k| s.fitness(&rules, x, k)).sum::<f64>();
+        assert!(
+            sum(&good) > sum(&bad) + 5.0,
+            "{} vs {}",
+            sum(&good),
+            sum(&bad)
+        );
+    }
+
+    #[test]
+    fn checkpoint_resume_matches_an_uninterrupted_run() {
+        let rules = Rules::classic();
+        let start = Start {
+            method: Method::Cem,
+            init: vec![0.0; 6],
+            spread: 5.0,
+            population: Some(10),
+            noise: None,
+            seed: 4,
+        };
+        let mut straight = Checkpoint::new(setup(), &start, 4).unwrap();
+        for _ in 0..4 {
+            straight.step(&rules, &Progress::hidden());
+        }
+        let dir = std::env::temp_dir().join(format!("arcade-tune-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("ck.json");
+        let mut first = Checkpoint::new(setup(), &start, 4).unwrap();
+        for _ in 0..2 {
+            first.step(&rules, &Progress::hidden());
+        }
+        first.save(&path).unwrap();
+        let mut resumed = Checkpoint::load(&path).unwrap();
+        while !resumed.is_done() {
+            resumed.step(&rules, &Progress::hidden());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(resumed.history, straight.history);
+        assert_eq!(resumed.weights("x"), straight.weights("x"));
     }
 }

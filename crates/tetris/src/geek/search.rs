@@ -205,7 +205,7 @@ impl Search {
         self.scratch = scratch;
         self.levels.push(level);
         self.depth += 1;
-        if self.depth.is_multiple_of(256) {
+        if self.depth % 256 == 0 {
             self.prune();
         }
     }
@@ -318,10 +318,10 @@ impl Search {
         while !self.is_done() {
             self.step(rules, &pieces);
             progress.set_position(self.depth as u64);
-            if self.depth.is_multiple_of(64) {
+            if self.depth % 64 == 0 {
                 progress.set_message(format!("best score {}", self.best_score()));
             }
-            if every > 0 && self.depth.is_multiple_of(every) {
+            if every > 0 && self.depth % every == 0 {
                 self.prune();
                 checkpoint(self)?;
             }
@@ -478,6 +478,124 @@ pub fn record(solution: &Solution) -> Result<Record, SearchError> {
     Ok(record)
 }
 
+/// Widest beam a search (or a checkpoint) may ask for: a beam of 10^7
+/// fields already needs gigabytes per piece.
+pub const MAX_BEAM: usize = 10_000_000;
+
+/// Most points one game can score: every piece clearing four rows at the
+/// highest multiplier is far below this, so a larger score is an edit.
+const MAX_SCORE: u64 = 1 << 48;
+
+impl SearchConfig {
+    /// Checks that the settings describe a runnable search.
+    pub fn check(&self) -> Result<(), String> {
+        if !(1..=MAX_BEAM).contains(&self.beam) {
+            return Err(format!("beam {} is not from 1 to {MAX_BEAM}", self.beam));
+        }
+        if !(1..=PIECES).contains(&self.pieces) {
+            return Err(format!("pieces {} is not from 1 to {PIECES}", self.pieces));
+        }
+        if self.reserve > MAX_BEAM {
+            return Err(format!("reserve {} is above {MAX_BEAM}", self.reserve));
+        }
+        self.weights.check()
+    }
+}
+
+/// A loaded search is checked in full: settings in range, a non-empty beam
+/// of challenge-sized fields, one history level per piece placed, and every
+/// parent link pointing into the level before, so resuming cannot panic.
+impl arcade_core::checkpoint::Validate for Search {
+    fn validate(&self) -> Result<(), String> {
+        self.config.check()?;
+        if self.depth > self.config.pieces {
+            return Err(format!(
+                "depth {} is beyond the {} pieces searched",
+                self.depth, self.config.pieces
+            ));
+        }
+        if self.beam.is_empty() {
+            return Err("the beam is empty (it always holds at least one field)".into());
+        }
+        let most = self.config.beam + self.config.reserve;
+        if self.depth > 0 && self.beam.len() > most {
+            return Err(format!(
+                "the beam holds {} fields, more than beam + reserve = {most}",
+                self.beam.len()
+            ));
+        }
+        for (i, node) in self.beam.iter().enumerate() {
+            if (node.board.width(), node.board.height()) != (WIDTH, HEIGHT) {
+                return Err(format!(
+                    "field {i} of the beam is {}x{}, expected {WIDTH}x{HEIGHT}",
+                    node.board.width(),
+                    node.board.height()
+                ));
+            }
+            if node.score > MAX_SCORE {
+                return Err(format!("field {i} has an impossible score {}", node.score));
+            }
+        }
+        if self.levels.len() != self.depth {
+            return Err(format!(
+                "{} history levels for {} pieces placed",
+                self.levels.len(),
+                self.depth
+            ));
+        }
+        // Level 0 starts from the single empty field.
+        let mut previous = 1;
+        for (d, level) in self.levels.iter().enumerate() {
+            check_level(d, level, previous)?;
+            previous = level.parent.len();
+        }
+        if self.depth > 0 && previous != self.beam.len() {
+            return Err(format!(
+                "the last history level has {previous} entries for a beam of {} fields",
+                self.beam.len()
+            ));
+        }
+        if self.depth == 0 && self.beam.len() != 1 {
+            return Err("before the first piece the beam must be the empty field alone".into());
+        }
+        Ok(())
+    }
+}
+
+/// Checks one level of parent links against the size of the level before.
+fn check_level(depth: usize, level: &Level, previous: usize) -> Result<(), String> {
+    if level.parent.len() != level.placement.len() {
+        return Err(format!(
+            "history level {depth}: {} parents but {} placements",
+            level.parent.len(),
+            level.placement.len()
+        ));
+    }
+    if level.parent.is_empty() {
+        return Err(format!("history level {depth} is empty"));
+    }
+    if let Some((i, p)) = level
+        .parent
+        .iter()
+        .enumerate()
+        .find(|&(_, &p)| p as usize >= previous)
+    {
+        return Err(format!(
+            "history level {depth}: parent {p} of field {i} is out of range (the level before has {previous} fields)"
+        ));
+    }
+    if let Some(p) = level
+        .placement
+        .iter()
+        .find(|p| p.rotation >= 4 || usize::from(p.col) >= WIDTH || usize::from(p.row) >= HEIGHT)
+    {
+        return Err(format!(
+            "history level {depth}: placement {p:?} is off the {WIDTH}x{HEIGHT} field"
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -619,122 +737,4 @@ mod tests {
         let got: Vec<u32> = few.iter().map(|c| c.parent).collect();
         assert_eq!(got, vec![2, 1, 0]);
     }
-}
-
-/// Widest beam a search (or a checkpoint) may ask for: a beam of 10^7
-/// fields already needs gigabytes per piece.
-pub const MAX_BEAM: usize = 10_000_000;
-
-/// Most points one game can score: every piece clearing four rows at the
-/// highest multiplier is far below this, so a larger score is an edit.
-const MAX_SCORE: u64 = 1 << 48;
-
-impl SearchConfig {
-    /// Checks that the settings describe a runnable search.
-    pub fn check(&self) -> Result<(), String> {
-        if !(1..=MAX_BEAM).contains(&self.beam) {
-            return Err(format!("beam {} is not from 1 to {MAX_BEAM}", self.beam));
-        }
-        if !(1..=PIECES).contains(&self.pieces) {
-            return Err(format!("pieces {} is not from 1 to {PIECES}", self.pieces));
-        }
-        if self.reserve > MAX_BEAM {
-            return Err(format!("reserve {} is above {MAX_BEAM}", self.reserve));
-        }
-        self.weights.check()
-    }
-}
-
-/// A loaded search is checked in full: settings in range, a non-empty beam
-/// of challenge-sized fields, one history level per piece placed, and every
-/// parent link pointing into the level before, so resuming cannot panic.
-impl arcade_core::checkpoint::Validate for Search {
-    fn validate(&self) -> Result<(), String> {
-        self.config.check()?;
-        if self.depth > self.config.pieces {
-            return Err(format!(
-                "depth {} is beyond the {} pieces searched",
-                self.depth, self.config.pieces
-            ));
-        }
-        if self.beam.is_empty() {
-            return Err("the beam is empty (it always holds at least one field)".into());
-        }
-        let most = self.config.beam + self.config.reserve;
-        if self.depth > 0 && self.beam.len() > most {
-            return Err(format!(
-                "the beam holds {} fields, more than beam + reserve = {most}",
-                self.beam.len()
-            ));
-        }
-        for (i, node) in self.beam.iter().enumerate() {
-            if (node.board.width(), node.board.height()) != (WIDTH, HEIGHT) {
-                return Err(format!(
-                    "field {i} of the beam is {}x{}, expected {WIDTH}x{HEIGHT}",
-                    node.board.width(),
-                    node.board.height()
-                ));
-            }
-            if node.score > MAX_SCORE {
-                return Err(format!("field {i} has an impossible score {}", node.score));
-            }
-        }
-        if self.levels.len() != self.depth {
-            return Err(format!(
-                "{} history levels for {} pieces placed",
-                self.levels.len(),
-                self.depth
-            ));
-        }
-        // Level 0 starts from the single empty field.
-        let mut previous = 1;
-        for (d, level) in self.levels.iter().enumerate() {
-            check_level(d, level, previous)?;
-            previous = level.parent.len();
-        }
-        if self.depth > 0 && previous != self.beam.len() {
-            return Err(format!(
-                "the last history level has {previous} entries for a beam of {} fields",
-                self.beam.len()
-            ));
-        }
-        if self.depth == 0 && self.beam.len() != 1 {
-            return Err("before the first piece the beam must be the empty field alone".into());
-        }
-        Ok(())
-    }
-}
-
-/// Checks one level of parent links against the size of the level before.
-fn check_level(depth: usize, level: &Level, previous: usize) -> Result<(), String> {
-    if level.parent.len() != level.placement.len() {
-        return Err(format!(
-            "history level {depth}: {} parents but {} placements",
-            level.parent.len(),
-            level.placement.len()
-        ));
-    }
-    if level.parent.is_empty() {
-        return Err(format!("history level {depth} is empty"));
-    }
-    if let Some((i, p)) = level
-        .parent
-        .iter()
-        .enumerate()
-        .find(|&(_, &p)| p as usize >= previous)
-    {
-        return Err(format!(
-            "history level {depth}: parent {p} of field {i} is out of range (the level before has {previous} fields)"
-        ));
-    }
-    if let Some(p) = level
-        .placement
-        .iter()
-        .find(|p| p.rotation >= 4 || usize::from(p.col) >= WIDTH || usize::from(p.row) >= HEIGHT)
-    {
-        return Err(format!(
-            "history level {depth}: placement {p:?} is off the {WIDTH}x{HEIGHT} field"
-        ));
-    }
-    Ok(())
 }

@@ -136,29 +136,6 @@ impl GeekTune {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn candidates_map_to_weights_and_better_weights_score_higher() {
-        let setup = GeekTuneSetup {
-            beam: 4,
-            pieces: 300,
-            mode: MoveMode::Drop,
-            float: false,
-            base: GeekWeights::builtin(),
-            reserve: 2,
-        };
-        assert_eq!(setup.weights(&setup.start()), setup.base);
-        let rules = Rules::geek();
-        let good = setup.fitness(&rules, &setup.start());
-        let flipped: Vec<f64> = setup.start().iter().map(|x| -x).collect();
-        assert!(good > setup.fitness(&rules, &flipped));
-        assert_eq!(good, setup.fitness(&rules, &setup.start()));
-    }
-}
-
 impl GeekTuneSetup {
     /// Checks that the setup describes runnable searches.
     pub fn check(&self) -> Result<(), String> {
@@ -181,5 +158,28 @@ impl arcade_core::checkpoint::Validate for GeekTune {
     fn validate(&self) -> Result<(), String> {
         self.setup.check().map_err(|e| format!("setup: {e}"))?;
         crate::tune::check_run(&self.optimizer, self.method, COUNT, &self.history)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn candidates_map_to_weights_and_better_weights_score_higher() {
+        let setup = GeekTuneSetup {
+            beam: 4,
+            pieces: 300,
+            mode: MoveMode::Drop,
+            float: false,
+            base: GeekWeights::builtin(),
+            reserve: 2,
+        };
+        assert_eq!(setup.weights(&setup.start()), setup.base);
+        let rules = Rules::geek();
+        let good = setup.fitness(&rules, &setup.start());
+        let flipped: Vec<f64> = setup.start().iter().map(|x| -x).collect();
+        assert!(good > setup.fitness(&rules, &flipped));
+        assert_eq!(good, setup.fitness(&rules, &setup.start()));
     }
 }
