@@ -2,7 +2,7 @@
 //! lines, and the rolling median over them.
 //! Input: byte 0 picks the window (1 to 40), byte 1 the reader's options
 //! (column, delimiter, header, --skip-bad); the rest is the text.
-//! Property: each accepted number is finite or NaN; the streaming medians
+//! Property: (numbers may be ±inf, as in bottleneck, or NaN) the streaming medians
 //! (`RollingMedian`, what the command prints) and the batch medians
 //! (`rolling_median`) both equal a naive sorted-window median of the numbers
 //! read, window by window.
@@ -56,8 +56,5 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(batch.len(), printed.len(), "one median per full window");
     for (i, (&b, &s)) in batch.iter().zip(&printed).enumerate() {
         assert!(same_float(b, s), "window {i}: batch {b} vs streaming {s}");
-    }
-    if let Some(x) = values.iter().find(|x| x.is_infinite()) {
-        panic!("the reader accepted {x}: a number must be finite or NaN");
     }
 });

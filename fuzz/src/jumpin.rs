@@ -10,9 +10,17 @@ const SOLVE_FOXES: usize = 2;
 
 pub fn check(position: &Position) {
     let board = position.to_string();
-    let from_board = parse_board(&board)
-        .unwrap_or_else(|e| panic!("printed board {board:?} does not parse: {e}"));
-    assert_eq!(&from_board, position, "board round trip");
+    match parse_board(&board) {
+        Ok(from_board) => assert_eq!(&from_board, position, "board round trip"),
+        // Two foxes side by side can fill a 2x2 square, which the board text
+        // cannot tell from the other pairing; the code names each fox's
+        // direction, so such positions round-trip through the code only
+        // (a documented limit of the board format, docs/fuzzing.md).
+        Err(e) if e.to_string().contains("more than one way") => {
+            assert!(position.foxes().len() >= 2, "only two foxes can be ambiguous")
+        }
+        Err(e) => panic!("printed board {board:?} does not parse: {e}"),
+    }
     match position.to_code() {
         Some(code) => {
             let from_code =

@@ -1,44 +1,8 @@
-//! Stand-in for the click-file reader of `arcade tiles check`
-//! (`parse_clicks` in `crates/cli/src/tiles.rs`), and the small fixed level
-//! the clicks are replayed on.
+//! The small fixed level the `tiles_clicks` target replays clicks on (the
+//! clicks are read by the library's `arcade_tiles::parse_clicks`).
 
 use arcade_tiles::{Level, Rect, Tile};
-use serde_json::Value;
 
-/// Tile ids from a JSON list, a JSON object with "clicks", or plain numbers.
-pub fn parse_clicks(text: &str) -> Result<Vec<usize>, String> {
-    let trimmed = text.trim_start();
-    if trimmed.starts_with('[') || trimmed.starts_with('{') {
-        let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        let list = match &value {
-            Value::Object(o) => o
-                .get("clicks")
-                .or_else(|| o.get("meta").and_then(|m| m.get("intended")))
-                .ok_or(
-                    "expected \"clicks\" (solve's output) or \"meta.intended\" (a generated level)",
-                )?,
-            v => v,
-        };
-        let items = list.as_array().ok_or("\"clicks\" must be a list")?;
-        return items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| {
-                v.as_u64()
-                    .map(|n| n as usize)
-                    .ok_or(format!("clicks[{i}]: expected a tile id, got {v}"))
-            })
-            .collect();
-    }
-    text.split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|s| !s.is_empty())
-        .enumerate()
-        .map(|(i, s)| {
-            s.parse()
-                .map_err(|_| format!("click {}: expected a tile id, got {s:?}", i + 1))
-        })
-        .collect()
-}
 
 /// Twelve tiles of four types on three layers, tray of 4: small enough that
 /// random clicks win, lose, fill the tray and hit covered tiles.

@@ -36,9 +36,8 @@ pub struct BattleArgs {
     target: Option<usize>,
     #[command(flatten)]
     run: RunOptions,
-    /// Print one JSON object (the library's report) instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 fn parse_level(s: &str) -> Result<Level, String> {
@@ -97,11 +96,7 @@ fn arena(args: &BattleArgs, rules: Rules, a: Ai, b: Ai) -> Result<()> {
         games: args.games,
         seed: args.seed,
     };
-    // `--quiet` still comes from `RunOptions` until it moves to `OutputArgs`.
-    let output = OutputArgs {
-        json: args.json,
-        quiet: args.run.quiet,
-    };
+    let output = args.output;
     let progress = output.progress(args.games, "games");
     let report = args.run.install(|| run_match(&cfg, &progress));
     progress.finish();

@@ -178,9 +178,8 @@ pub struct TrainArgs {
     validation_confirm: Option<usize>,
     #[command(flatten)]
     run: RunOptions,
-    /// Print one JSON object (the library's report) instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 /// A built-in policy name or a policy file.
@@ -205,9 +204,8 @@ pub struct EvalArgs {
     seed: u64,
     #[command(flatten)]
     run: RunOptions,
-    /// Print one JSON object (the library's report) instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: OutputArgs,
     /// Include every episode's pipe count in the JSON output (up to 2^20 episodes).
     #[arg(long, requires = "json")]
     per_episode: bool,
@@ -279,15 +277,6 @@ fn minutes(s: &str) -> Result<f64, String> {
         .map_err(|_| "expected a number of minutes above 0 and at most a year".to_string())
 }
 
-/// `--json` with `RunOptions`' (transitional) `--quiet`: the two cannot both
-/// be flattened until `RunOptions.quiet` goes.
-fn output_args(json: bool, run: &RunOptions) -> OutputArgs {
-    OutputArgs {
-        json,
-        quiet: run.quiet,
-    }
-}
-
 fn load_agent(spec: &str) -> Result<Agent> {
     Agent::resolve(spec).map_err(|e| bad_input(anyhow!("--policy: {e} (expected {POLICY_HELP})")))
 }
@@ -341,7 +330,7 @@ fn train_cmd(a: TrainArgs) -> Result<()> {
     } else {
         "updates"
     };
-    let output = output_args(a.json, &a.run);
+    let output = a.output;
     let progress = output.counter(what);
     let budget = match config.iterations {
         Some(n) => format!("{n} iterations"),
@@ -414,7 +403,7 @@ fn eval_cmd(a: EvalArgs) -> Result<()> {
         per_episode: a.per_episode,
     };
     config.check().map_err(bad_input)?;
-    let output = output_args(a.json, &a.run);
+    let output = a.output;
     let progress = output.progress(config.episodes, "episodes");
     let report = a.run.install(|| evaluate(&agent, &config, &progress));
     progress.finish();

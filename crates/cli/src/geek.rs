@@ -121,9 +121,8 @@ pub struct SolveArgs {
     /// back instead of topping out [default: beam/8, at least 4]
     #[arg(long, value_name = "N", value_parser = reserve)]
     reserve: Option<usize>,
-    /// Print one JSON object (the library's report) instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 #[derive(Args)]
@@ -170,6 +169,8 @@ pub struct TuneArgs {
     resume: bool,
     #[command(flatten)]
     run: RunOptions,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 #[derive(Args)]
@@ -256,10 +257,7 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
         checkpoint_every: a.checkpoint_every as usize,
         out: a.out.clone(),
     };
-    let output = OutputArgs {
-        json: a.json,
-        quiet: a.run.quiet,
-    };
+    let output = a.output;
     let progress = output.progress(search.config.pieces as u64, "pieces");
     let report = a
         .run
@@ -303,7 +301,7 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
     let mut run = tune_run(&a, &checkpoint)?;
     let rules = Rules::geek();
     let per_gen = run.optimizer.evaluations_per_generation() as u64;
-    let progress = arcade_core::progress::Progress::new(per_gen, "evals", a.run.quiet);
+    let progress = a.output.progress(per_gen, "evals");
     progress.println(format!(
         "tuning with {}: {per_gen} searches per generation (beam {}, {} pieces); checkpoint {}",
         run.method.as_str(),
@@ -325,6 +323,9 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
     }
     progress.finish();
     let (best, score) = run.best();
+    if a.output.json {
+        return output::print_json(&best);
+    }
     output::print(format_args!(
         "wrote {}: score {score:.0} on the first {} pieces at beam {}\n{}\n",
         a.out.display(),

@@ -101,11 +101,8 @@ pub struct HardestArgs {
     top: u32,
     #[command(flatten)]
     run: RunOptions,
-    /// Print one JSON object (the report, as the library serialises it)
-    /// instead of text.
-    // `--quiet` comes with `RunOptions` until it moves to `OutputArgs`.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 #[derive(Args)]
@@ -120,11 +117,8 @@ pub struct GenerateArgs {
     seed: u64,
     #[command(flatten)]
     run: RunOptions,
-    /// Print one JSON object (the report, as the library serialises it)
-    /// instead of text.
-    // `--quiet` comes with `RunOptions` until it moves to `OutputArgs`.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 #[derive(Args)]
@@ -137,14 +131,6 @@ pub struct BenchArgs {
     passes: u64,
     #[command(flatten)]
     output: OutputArgs,
-}
-
-/// `--json` and `--quiet` of a command that also takes [`RunOptions`].
-fn output(json: bool, run: &RunOptions) -> OutputArgs {
-    OutputArgs {
-        json,
-        quiet: run.quiet,
-    }
 }
 
 pub fn run(cmd: Command) -> Result<()> {
@@ -189,7 +175,7 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
 
 fn hardest_cmd(a: HardestArgs) -> Result<()> {
     let pieces = a.pieces.pieces()?;
-    let output = output(a.json, &a.run);
+    let output = a.output;
     let progress = output.progress(0, "layouts");
     let report = a
         .run
@@ -200,7 +186,7 @@ fn hardest_cmd(a: HardestArgs) -> Result<()> {
 
 fn generate_cmd(a: GenerateArgs) -> Result<()> {
     let pieces = a.pieces.pieces()?;
-    let output = output(a.json, &a.run);
+    let output = a.output;
     let progress = output.progress(0, "components");
     let report = a
         .run

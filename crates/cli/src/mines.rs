@@ -140,9 +140,8 @@ pub struct BenchArgs {
     seed: u64,
     #[command(flatten)]
     run: RunOptions,
-    /// Print one JSON object (the library's report) instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 #[derive(Args)]
@@ -211,11 +210,7 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
         strength: a.game.solver.lib(),
     };
     Board::generate(cfg.level, cfg.rule, cfg.first, 0).map_err(bad_input)?;
-    // `--quiet` still comes from `RunOptions` until it moves to `OutputArgs`.
-    let output = OutputArgs {
-        json: a.json,
-        quiet: a.run.quiet,
-    };
+    let output = a.output;
     let progress = output.progress(a.games, "games");
     let report = a.run.install(|| bench::run(&cfg, &progress));
     progress.finish();

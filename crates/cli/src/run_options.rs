@@ -11,10 +11,6 @@ pub struct RunOptions {
     /// and results do not depend on the number].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub threads: Option<u32>,
-    /// No progress display.
-    // Transitional: moves to `OutputArgs` as each command adopts it.
-    #[arg(long, short)]
-    pub quiet: bool,
 }
 
 impl RunOptions {

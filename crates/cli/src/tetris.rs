@@ -1,7 +1,7 @@
 //! `arcade tetris …`
 
 use crate::exit::bad_input;
-use crate::output::{self, OutputArgs};
+use crate::output::OutputArgs;
 use crate::run_options::{self, RunOptions};
 use crate::watch::Watch;
 use anyhow::{Context, Result};
@@ -169,9 +169,8 @@ pub struct BenchArgs {
     max_pieces: Option<u64>,
     #[command(flatten)]
     run: RunOptions,
-    /// Print one JSON object (the library's report) instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: OutputArgs,
     /// Include every game's line count in the JSON output (kept up to
     /// 2^20 games).
     #[arg(long, requires = "json")]
@@ -230,6 +229,8 @@ pub struct TuneArgs {
     resume: bool,
     #[command(flatten)]
     run: RunOptions,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 /// The optimizers of arcade-core, as a command-line choice.
@@ -325,10 +326,7 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
         preview: a.ai.preview,
         randomizer: a.pieces.into(),
     };
-    let output = OutputArgs {
-        json: a.json,
-        quiet: a.run.quiet,
-    };
+    let output = a.output;
     let progress = output.progress(a.games, "games");
     let rules = Rules::classic();
     let start = Instant::now();
@@ -410,7 +408,7 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
             .map_or("tuned".into(), |s| s.to_string_lossy().into_owned())
     });
     let per_gen = run.optimizer.evaluations_per_generation() as u64;
-    let progress = arcade_core::progress::Progress::new(per_gen, "evals", a.run.quiet);
+    let progress = a.output.progress(per_gen, "evals");
     progress.println(format!(
         "tuning {} weights with {}: {per_gen} evaluations per generation; checkpoint {}",
         run.setup.features.len(),
@@ -432,7 +430,7 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
     }
     progress.finish();
     write_weights(&run, &name, &a.out)?;
-    output::print(TuneReport {
+    a.output.emit(&TuneReport {
         out: a.out.display().to_string(),
         generations: run.history.len(),
         seconds: started.elapsed().as_secs_f64(),

@@ -210,11 +210,8 @@ pub struct BenchArgs {
     seed: u64,
     #[command(flatten)]
     run: RunOptions,
-    /// Print one JSON object (the report, as the library serialises it)
-    /// instead of text.
-    // `--quiet` comes with `RunOptions` until it moves to `OutputArgs`.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 /// Settings that only one `--method` uses (rejected with another).
@@ -289,14 +286,6 @@ pub struct GenerateArgs {
     output: OutputArgs,
 }
 
-/// `--json` and `--quiet` of a command that also takes [`RunOptions`].
-fn output(json: bool, run: &RunOptions) -> OutputArgs {
-    OutputArgs {
-        json,
-        quiet: run.quiet,
-    }
-}
-
 pub fn run(cmd: Command) -> Result<()> {
     match cmd {
         Command::Solve(a) => solve_cmd(a),
@@ -343,7 +332,7 @@ fn check_cmd(a: CheckArgs) -> Result<()> {
 }
 
 fn bench_cmd(a: BenchArgs) -> Result<()> {
-    let output = output(a.json, &a.run);
+    let output = a.output;
     let source = a.knobs.source(a.method)?;
     let configs = a
         .layers

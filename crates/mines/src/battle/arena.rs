@@ -155,7 +155,7 @@ pub struct MatchError {
 /// The layout seed and seats of game `i`: `a` is seat 0 in even games.
 pub fn game_setup(cfg: &MatchConfig, i: u64) -> (u64, [Ai; 2], bool) {
     let seed = layout_seed(cfg.seed, i);
-    let a_first = i % 2 == 0;
+    let a_first = i.is_multiple_of(2);
     let seats = if a_first {
         [cfg.a, cfg.b]
     } else {

@@ -205,7 +205,7 @@ impl Search {
         self.scratch = scratch;
         self.levels.push(level);
         self.depth += 1;
-        if self.depth % 256 == 0 {
+        if self.depth.is_multiple_of(256) {
             self.prune();
         }
     }
@@ -318,10 +318,10 @@ impl Search {
         while !self.is_done() {
             self.step(rules, &pieces);
             progress.set_position(self.depth as u64);
-            if self.depth % 64 == 0 {
+            if self.depth.is_multiple_of(64) {
                 progress.set_message(format!("best score {}", self.best_score()));
             }
-            if every > 0 && self.depth % every == 0 {
+            if every > 0 && self.depth.is_multiple_of(every) {
                 self.prune();
                 checkpoint(self)?;
             }
