@@ -38,7 +38,6 @@ impl OutputArgs {
     }
 
     /// A counter without a known end, hidden when silent.
-    #[allow(dead_code)] // for commands that adopt `OutputArgs` later
     pub fn counter(&self, what: &str) -> Progress {
         Progress::counter(what, self.silent())
     }

@@ -59,7 +59,6 @@ pub fn seconds(s: &str) -> Result<f64, String> {
 }
 
 /// A finite number (rejects nan and inf, which no option means).
-#[allow(dead_code)] // for commands that adopt the parsers later
 pub fn finite(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(x) if x.is_finite() => Ok(x),
