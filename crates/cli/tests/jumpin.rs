@@ -191,21 +191,11 @@ fn bench_checks_the_listed_minimums() {
 /// (exit 2), as they are from a file.
 #[test]
 fn non_utf8_stdin_is_bad_input_like_a_file() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     let bytes = b"R....\n.....\n..\xff..\n.....\n.....\n";
     let file = TempFile::new("nonutf8.txt", "");
     std::fs::write(file.path(), bytes).unwrap();
     assert_bad_input(&["jumpin", "solve", file.path()], "not UTF-8");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arcade"))
-        .args(["jumpin", "solve", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(bytes);
-    let o = child.wait_with_output().unwrap();
+    let o = crate::common::arcade_with_input(&["jumpin", "solve", "-"], bytes);
     assert_eq!(o.status.code(), Some(2), "{}", crate::common::stderr(&o));
     assert!(crate::common::stderr(&o).contains("standard input is not UTF-8"));
 }

@@ -256,18 +256,8 @@ fn full_disk_is_one_line() {
 /// the same bytes in a file are.
 #[test]
 fn non_utf8_input_is_bad_input_from_stdin_and_from_a_file() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     let bytes = b"3 1 1\n1.\xff\n";
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arcade"))
-        .args(["mines", "analyze", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(bytes);
-    let o = child.wait_with_output().unwrap();
+    let o = crate::common::arcade_with_input(&["mines", "analyze", "-"], bytes);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("standard input is not UTF-8"),

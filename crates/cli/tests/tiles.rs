@@ -226,21 +226,6 @@ fn bench_json_has_the_documented_keys() {
     assert_eq!(c["rows"][0]["difficulty"], 0.3);
 }
 
-/// Runs `arcade` with raw `bytes` on standard input.
-fn arcade_with_bytes(args: &[&str], bytes: &[u8]) -> std::process::Output {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arcade"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run arcade");
-    let _ = child.stdin.take().expect("piped").write_all(bytes);
-    child.wait_with_output().expect("wait for arcade")
-}
-
 /// Issue 30, item 10: the same non-UTF-8 bytes are bad input (exit 2) from a
 /// file and from standard input.
 #[test]
@@ -250,11 +235,11 @@ fn non_utf8_stdin_is_bad_input_like_a_file() {
     let file = dir.path("bad.json");
     std::fs::write(&file, bytes).unwrap();
     assert_bad_input(&["tiles", "solve", &file], "not UTF-8");
-    let o = arcade_with_bytes(&["tiles", "solve", "-"], bytes);
+    let o = crate::common::arcade_with_input(&["tiles", "solve", "-"], bytes);
     assert_eq!(o.status.code(), Some(2), "{}", crate::common::stderr(&o));
     assert!(crate::common::stderr(&o).contains("standard input is not UTF-8"));
     let level = dir.file("ok.json", r#"{"tiles":[]}"#);
-    let o = arcade_with_bytes(&["tiles", "check", &level, "-"], b"1 \xfe 2");
+    let o = crate::common::arcade_with_input(&["tiles", "check", &level, "-"], b"1 \xfe 2");
     assert_eq!(o.status.code(), Some(2), "{}", crate::common::stderr(&o));
 }
 

@@ -14,8 +14,9 @@ pub fn arcade(args: &[&str]) -> Output {
         .expect("run arcade")
 }
 
-/// Runs `arcade` with `args`, writing `input` to its standard input.
-pub fn arcade_with_input(args: &[&str], input: &str) -> Output {
+/// Runs `arcade` with `args`, writing `input` (text or raw bytes) to its
+/// standard input.
+pub fn arcade_with_input(args: &[&str], input: impl AsRef<[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_arcade"))
         .args(args)
         .stdin(Stdio::piped())
@@ -25,7 +26,7 @@ pub fn arcade_with_input(args: &[&str], input: &str) -> Output {
         .expect("run arcade");
     let mut stdin = child.stdin.take().expect("piped stdin");
     // A command may stop reading early (bad input): a broken pipe is fine.
-    let _ = stdin.write_all(input.as_bytes());
+    let _ = stdin.write_all(input.as_ref());
     drop(stdin);
     child.wait_with_output().expect("wait for arcade")
 }
