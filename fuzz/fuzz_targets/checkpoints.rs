@@ -10,9 +10,9 @@ use arcade_core::checkpoint::Validate;
 use arcade_core::progress::Progress;
 use arcade_tetris::Rules;
 use arcade_tetris::geek::search::{Search, record};
-use arcade_tetris::geek::tune::GeekTune;
+use arcade_tetris::geek::tune::{self as geek_tuning, GeekTune};
 use arcade_tetris::geek::{PIECES, sequence};
-use arcade_tetris::tune::Checkpoint;
+use arcade_tetris::tune::{self, Checkpoint};
 use libfuzzer_sys::fuzz_target;
 
 const MAX_INPUT: usize = 64 * 1024;
@@ -25,10 +25,10 @@ fn tetris_tune(mut ck: Checkpoint) {
     }
     ck.setup.line_cap = Some(ck.setup.line_cap.unwrap_or(10).min(10));
     let before = ck.history.len();
-    let g = ck.step(&Rules::classic(), &Progress::hidden());
+    let g = tune::step(&mut ck, &Rules::classic(), &Progress::hidden());
     assert_eq!(ck.history.len(), before + 1, "one generation recorded");
     assert!(!g.best.is_nan() && !g.mean.is_nan(), "{g:?}");
-    let _ = ck.weights("fuzz");
+    let _ = tune::recommended(&ck, "fuzz");
 }
 
 /// The Geek beam search: one piece, then the best game as a record.
@@ -61,9 +61,9 @@ fn geek_tune(mut tune: GeekTune) {
         return;
     }
     let before = tune.history.len();
-    tune.step(&Rules::geek(), &Progress::hidden());
+    geek_tuning::step(&mut tune, &Rules::geek(), &Progress::hidden());
     assert_eq!(tune.history.len(), before + 1, "one generation recorded");
-    let _ = tune.best();
+    let _ = geek_tuning::best(&tune);
 }
 
 fn accepted<T: serde::de::DeserializeOwned + Validate>(text: &str) -> Option<T> {

@@ -1,6 +1,6 @@
-//! Stand-in for the number reader of `arcade median`
-//! (`crates/cli/src/median.rs`: `Field::pick` and the `f64` parse in
-//! `stream`), plus the naive reference median.
+//! An independent reference for the number reader of `arcade median`
+//! (`arcade_signal::medians_of_text`), written from its documented rules,
+//! plus the naive reference median.
 
 /// Where a number sits on a line (`--column`, `--delimiter`).
 #[derive(Clone, Copy, Debug)]

@@ -110,14 +110,11 @@ fn interactive(rules: Rules, players: [Player; 2], seed: u64) -> Result<()> {
     let mut battle = Battle::new(rules, rules.board(layout));
     let mut rngs = seat_rngs(layout);
     let label = |p: usize| format!("{} ({})", ['A', 'B'][p], players[p].name());
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut lines = std::io::stdin().lock().lines();
     print(format_args!(
-        "Minesweeper battle on {}x{} with {} mines: first to {} mines wins. Clicking a mine scores and moves again.\n",
+        "Minesweeper battle on {}x{} with {} mines: first to {} mines wins. Clicking a mine scores and moves again.\n\
+         Type a move as `X Y` (column, row from 0), or `quit`.\n",
         rules.level.width, rules.level.height, rules.level.mines, rules.target
-    ))?;
-    print(format_args!(
-        "Type a move as `X Y` (column, row from 0), or `quit`.\n"
     ))?;
     print(show(&battle, false))?;
     while !battle.is_over() {
@@ -126,40 +123,56 @@ fn interactive(rules: Rules, players: [Player; 2], seed: u64) -> Result<()> {
             Player::Ai(ai) => ai
                 .choose(battle.view(), &mut rngs[seat])
                 .map_err(|e| anyhow!("{} failed: {e}", ai.name()))?,
-            Player::Human => loop {
-                print(format_args!("{} to move:\n", label(seat)))?;
-                let Some(line) = lines.next() else {
-                    bail!("input ended before the game did");
-                };
-                let line = line?;
-                let text = line.trim();
-                if text.eq_ignore_ascii_case("quit") || text.eq_ignore_ascii_case("q") {
-                    print(format_args!("{} resigns.\n", label(seat)))?;
-                    return Ok(());
-                }
-                match read_move(&battle, text) {
-                    Ok(cell) => break cell,
-                    Err(why) => print(format_args!("bad move: {why}\n"))?,
-                }
+            Player::Human => match human_move(&battle, &label(seat), &mut lines)? {
+                Some(cell) => cell,
+                None => return print(format_args!("{} resigns.\n", label(seat))),
             },
         };
         let (x, y) = battle.view().grid().coords(cell);
         let turn = battle.play(cell).expect("moves are checked");
-        let what = match turn {
-            Turn::Captured => "a mine! moves again".to_string(),
-            Turn::Revealed(opened) if opened.len() > 1 => {
-                format!("safe, {} cells open", opened.len())
-            }
-            Turn::Revealed(_) => "safe".to_string(),
-        };
-        print(format_args!("{} clicks ({x},{y}): {what}\n", label(seat)))?;
+        print(format_args!(
+            "{} clicks ({x},{y}): {}\n",
+            label(seat),
+            describe(&turn)
+        ))?;
         print(show(&battle, battle.is_over()))?;
     }
     match battle.winner() {
-        Some(p) => print(format_args!("{} wins.\n", label(p)))?,
-        None => print("A draw.\n")?,
+        Some(p) => print(format_args!("{} wins.\n", label(p))),
+        None => print("A draw.\n"),
     }
-    Ok(())
+}
+
+/// Asks `who` for a move until a legal one is typed; `None` when they quit.
+fn human_move(
+    battle: &Battle,
+    who: &str,
+    lines: &mut impl Iterator<Item = std::io::Result<String>>,
+) -> Result<Option<usize>> {
+    loop {
+        print(format_args!("{who} to move:\n"))?;
+        let Some(line) = lines.next() else {
+            bail!("input ended before the game did");
+        };
+        let line = line?;
+        let text = line.trim();
+        if text.eq_ignore_ascii_case("quit") || text.eq_ignore_ascii_case("q") {
+            return Ok(None);
+        }
+        match read_move(battle, text) {
+            Ok(cell) => return Ok(Some(cell)),
+            Err(why) => print(format_args!("bad move: {why}\n"))?,
+        }
+    }
+}
+
+/// What a click did, for the move log.
+fn describe(turn: &Turn) -> String {
+    match turn {
+        Turn::Captured => "a mine! moves again".to_string(),
+        Turn::Revealed(opened) if opened.len() > 1 => format!("safe, {} cells open", opened.len()),
+        Turn::Revealed(_) => "safe".to_string(),
+    }
 }
 
 /// A hidden cell from `X Y` or `X,Y`, or why not.

@@ -332,17 +332,7 @@ fn train_cmd(a: TrainArgs) -> Result<()> {
     };
     let output = a.output;
     let progress = output.counter(what);
-    let budget = match config.iterations {
-        Some(n) => format!("{n} iterations"),
-        None => format!("{} minutes", a.minutes),
-    };
-    progress.println(format!(
-        "training {:?} with {} on {} thread(s), {budget}; policy → {}",
-        config.sizes,
-        config.method.as_str(),
-        effective_threads(a.run.threads()),
-        a.out.display()
-    ));
+    progress.println(training_banner(&a, &config));
     let mut write_error = None;
     let mut last_line = Instant::now();
     let trained = a
@@ -372,6 +362,21 @@ fn train_cmd(a: TrainArgs) -> Result<()> {
     }
     let out = a.out.display().to_string();
     output.emit(&TrainReport::new(&config, &trained.summary, &out))
+}
+
+/// The status line a training run starts with.
+fn training_banner(a: &TrainArgs, config: &TrainConfig) -> String {
+    let budget = match config.iterations {
+        Some(n) => format!("{n} iterations"),
+        None => format!("{} minutes", a.minutes),
+    };
+    format!(
+        "training {:?} with {} on {} thread(s), {budget}; policy → {}",
+        config.sizes,
+        config.method.as_str(),
+        effective_threads(a.run.threads()),
+        a.out.display()
+    )
 }
 
 /// Writes a new best policy with the notes on how it was made.

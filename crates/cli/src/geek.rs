@@ -4,15 +4,17 @@ use crate::exit::bad_input;
 use crate::output::{self, OutputArgs};
 use crate::run_options::{self, RunOptions};
 use crate::tetris::{MethodArg, population};
+use crate::tuning::Session;
 use crate::watch::draw_rows;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use arcade_core::checkpoint::check_writable;
+use arcade_core::checkpoint::write_atomic;
 use arcade_tetris::colours::ColouredBoard;
 use arcade_tetris::geek::record::Record;
 use arcade_tetris::geek::replay::{self, Frame};
 use arcade_tetris::geek::search::{MAX_BEAM, Search, SearchConfig};
 use arcade_tetris::geek::solve::{self, SolveOptions};
-use arcade_tetris::geek::tune::{GeekTune, GeekTuneSetup};
+use arcade_tetris::geek::tune::{self, GeekTune, GeekTuneSetup, TuneReport};
 use arcade_tetris::geek::value::GeekWeights;
 use arcade_tetris::geek::{HEIGHT, PIECES, WIDTH};
 use arcade_tetris::{MoveMode, Rules};
@@ -20,6 +22,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use std::time::Instant;
 
 #[derive(Subcommand)]
 pub enum Command {
@@ -282,15 +285,15 @@ fn tune_run(a: &TuneArgs, checkpoint: &Path) -> Result<GeekTune> {
         reserve: a.reserve.unwrap_or(SearchConfig::default_reserve(a.beam)),
     };
     let generations = a.generations as usize;
-    GeekTune::new(
-        setup,
+    let start = tune::start(
+        &setup,
         a.method.into(),
         a.spread,
         a.population,
         a.seed,
         generations,
-    )
-    .map_err(bad_input)
+    );
+    GeekTune::new(setup, &start, generations).map_err(bad_input)
 }
 
 fn tune_cmd(a: TuneArgs) -> Result<()> {
@@ -300,38 +303,32 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
     }
     let mut run = tune_run(&a, &checkpoint)?;
     let rules = Rules::geek();
-    let per_gen = run.optimizer.evaluations_per_generation() as u64;
-    let progress = a.output.progress(per_gen, "evals");
+    let progress = a.output.progress(0, "evals");
     progress.println(format!(
-        "tuning with {}: {per_gen} searches per generation (beam {}, {} pieces); checkpoint {}",
+        "tuning with {}: {} searches per generation (beam {}, {} pieces); checkpoint {}",
         run.method.as_str(),
+        run.optimizer.evaluations_per_generation(),
         run.setup.beam,
         run.setup.pieces,
         checkpoint.display()
     ));
-    while !run.is_done() {
-        let label = format!("gen {}/{}", run.history.len() + 1, run.generations);
-        progress.reset(per_gen, &label);
-        let g = a.run.install(|| run.step(&rules, &progress));
-        run.save(&checkpoint)?;
-        let text = serde_json::to_string_pretty(&run.best().0)? + "\n";
-        std::fs::write(&a.out, text).with_context(|| format!("writing {}", a.out.display()))?;
-        progress.println(format!(
-            "{label}  best {:>9.0}  mean {:>9.0}  best ever {:>9.0}",
-            g.best, g.mean, g.best_ever
-        ));
-    }
-    progress.finish();
-    let (best, score) = run.best();
-    if a.output.json {
-        return output::print_json(&best);
-    }
-    output::print(format_args!(
-        "wrote {}: score {score:.0} on the first {} pieces at beam {}\n{}\n",
-        a.out.display(),
-        run.setup.pieces,
-        run.setup.beam,
-        serde_json::to_string_pretty(&best)?
+    let started = Instant::now();
+    let write = |run: &GeekTune| -> Result<()> {
+        let text = serde_json::to_string_pretty(&tune::best(run).0)? + "\n";
+        write_atomic(&a.out, text.as_bytes())?;
+        Ok(())
+    };
+    let session = Session {
+        checkpoint: &checkpoint,
+        threads: &a.run,
+        progress: &progress,
+    };
+    session.run(&mut run, |run, p| tune::step(run, &rules, p), write)?;
+    let out = a.out.display().to_string();
+    a.output.emit(&TuneReport::new(
+        &run,
+        &out,
+        started.elapsed().as_secs_f64(),
     ))
 }
 

@@ -14,6 +14,7 @@ mod run_options;
 mod sketch;
 mod tetris;
 mod tiles;
+mod tuning;
 mod watch;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};

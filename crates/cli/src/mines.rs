@@ -271,51 +271,40 @@ impl Watch {
             return;
         }
         self.step += 1;
-        let mut out = String::from("\x1b[H");
-        match event {
+        let board = match event {
             Event::Guess {
                 guess,
                 analysis,
                 view,
-            } => {
-                let (x, y) = view.grid().coords(guess.cell);
-                let _ = writeln!(
-                    out,
-                    " move {}: guess ({x},{y}), mine probability {:.1}%{}\x1b[K",
-                    self.step,
-                    100.0 * guess.mine_probability,
-                    guess
-                        .win_probability
-                        .map(|w| format!(", endgame search: wins {:.1}%", 100.0 * w))
-                        .unwrap_or_default()
-                );
-                out.push_str(&frame(view, Some(analysis), Some(guess.cell)));
-            }
-            Event::Safe { cells, view } => {
-                let _ = writeln!(
-                    out,
-                    " move {}: {} safe cell{}\x1b[K",
-                    self.step,
-                    cells.len(),
-                    if cells.len() == 1 { "" } else { "s" }
-                );
-                out.push_str(&frame(view, None, None));
-            }
-            Event::End { status, view } => {
-                let _ = writeln!(
-                    out,
-                    " {}\x1b[K",
-                    if *status == Status::Won {
-                        "won"
-                    } else {
-                        "lost"
-                    }
-                );
-                out.push_str(&frame(view, None, None));
-            }
-        }
+            } => frame(view, Some(analysis), Some(guess.cell)),
+            Event::Safe { view, .. } | Event::End { view, .. } => frame(view, None, None),
+        };
+        let out = format!("\x1b[H {}\x1b[K\n{board}", headline(self.step, event));
         self.error = print(out).err();
         std::thread::sleep(self.delay);
+    }
+}
+
+/// The line above the board: what move `step` did.
+fn headline(step: usize, event: &Event) -> String {
+    match event {
+        Event::Guess { guess, view, .. } => {
+            let (x, y) = view.grid().coords(guess.cell);
+            let endgame = guess
+                .win_probability
+                .map(|w| format!(", endgame search: wins {:.1}%", 100.0 * w))
+                .unwrap_or_default();
+            format!(
+                "move {step}: guess ({x},{y}), mine probability {:.1}%{endgame}",
+                100.0 * guess.mine_probability
+            )
+        }
+        Event::Safe { cells, .. } => {
+            let s = if cells.len() == 1 { "" } else { "s" };
+            format!("move {step}: {} safe cell{s}", cells.len())
+        }
+        Event::End { status, .. } if *status == Status::Won => "won".into(),
+        Event::End { .. } => "lost".into(),
     }
 }
 

@@ -3,14 +3,16 @@
 use crate::exit::bad_input;
 use crate::output::OutputArgs;
 use crate::run_options::{self, RunOptions};
+use crate::tuning::Session;
 use crate::watch::Watch;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use arcade_core::checkpoint::check_writable;
+use arcade_core::checkpoint::write_atomic;
 use arcade_core::optim::MAX_POPULATION;
 use arcade_core::runner::effective_threads;
 use arcade_tetris::bench::{self, BenchConfig};
 use arcade_tetris::game::PlayReport;
-use arcade_tetris::tune::{self, Checkpoint, Method, Start, TuneReport, TuneSetup};
+use arcade_tetris::tune::{self, Checkpoint, Method, Start, TuneAbout, TuneReport, TuneSetup};
 use arcade_tetris::{
     Board, Feature, Limits, MoveMode, PieceSource, Player, Randomizer, Rules, Weights, game,
 };
@@ -272,13 +274,7 @@ fn play(a: PlayArgs) -> Result<()> {
         a.ai.moves.into(),
         a.ai.preview,
     );
-    let mut source = match &a.sequence {
-        Some(text) => PieceSource::sequence(
-            PieceSource::parse_sequence(text)
-                .map_err(|e| bad_input(anyhow::anyhow!("--sequence: {e}")))?,
-        ),
-        None => PieceSource::random(a.pieces.into(), a.seed),
-    };
+    let mut source = piece_source(&a)?;
     let limits = Limits {
         max_pieces: a.max_pieces,
         max_lines: a.max_lines,
@@ -302,13 +298,19 @@ fn play(a: PlayArgs) -> Result<()> {
         r
     };
     let seconds = start.elapsed().as_secs_f64();
-    a.output.emit(&PlayReport::new(
-        &weights.name,
-        &board,
-        a.seed,
-        &result,
-        seconds,
-    ))
+    let report = PlayReport::new(&weights.name, &board, a.seed, &result, seconds);
+    a.output.emit(&report)
+}
+
+/// The pieces `play` deals: `--sequence`, or random from `--seed`.
+fn piece_source(a: &PlayArgs) -> Result<PieceSource> {
+    Ok(match &a.sequence {
+        Some(text) => PieceSource::sequence(
+            PieceSource::parse_sequence(text)
+                .map_err(|e| bad_input(anyhow::anyhow!("--sequence: {e}")))?,
+        ),
+        None => PieceSource::random(a.pieces.into(), a.seed),
+    })
 }
 
 fn bench_cmd(a: BenchArgs) -> Result<()> {
@@ -407,40 +409,32 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
             .file_stem()
             .map_or("tuned".into(), |s| s.to_string_lossy().into_owned())
     });
-    let per_gen = run.optimizer.evaluations_per_generation() as u64;
-    let progress = a.output.progress(per_gen, "evals");
+    let progress = a.output.progress(0, "evals");
     progress.println(format!(
-        "tuning {} weights with {}: {per_gen} evaluations per generation; checkpoint {}",
+        "tuning {} weights with {}: {} evaluations per generation; checkpoint {}",
         run.setup.features.len(),
         run.method.as_str(),
+        run.optimizer.evaluations_per_generation(),
         checkpoint.display()
     ));
     let started = Instant::now();
     let rules = Rules::classic();
-    while !run.is_done() {
-        let label = format!("gen {}/{}", run.history.len() + 1, run.generations);
-        progress.reset(per_gen, &label);
-        let g = a.run.install(|| run.step(&rules, &progress));
-        run.save(&checkpoint)?;
-        write_weights(&run, &name, &a.out)?;
-        progress.println(format!(
-            "{label}  best {:>10.1}  mean {:>10.1}  best ever {:>10.1}",
-            g.best, g.mean, g.best_ever
-        ));
-    }
-    progress.finish();
-    write_weights(&run, &name, &a.out)?;
+    let write = |run: &Checkpoint| -> Result<()> {
+        write_atomic(&a.out, tune::weights_file(run, &name).as_bytes())?;
+        Ok(())
+    };
+    let session = Session {
+        checkpoint: &checkpoint,
+        threads: &a.run,
+        progress: &progress,
+    };
+    session.run(&mut run, |run, p| tune::step(run, &rules, p), write)?;
+    write(&run)?;
     a.output.emit(&TuneReport {
         out: a.out.display().to_string(),
         generations: run.history.len(),
         seconds: started.elapsed().as_secs_f64(),
-        weights: run.weights(&name),
-        about: run.about(),
+        weights: tune::recommended(&run, &name),
+        about: TuneAbout::of(&run),
     })
-}
-
-/// Writes the current recommendation with how it was made.
-fn write_weights(run: &Checkpoint, name: &str, out: &Path) -> Result<()> {
-    std::fs::write(out, run.weights_file(name))
-        .with_context(|| format!("writing {}", out.display()))
 }

@@ -53,11 +53,18 @@ pub trait Validate {
 
 /// Writes `value` to `path` atomically (unique temporary file, fsync, rename).
 pub fn save<T: Serialize>(value: &T, path: &Path) -> Result<(), CheckpointError> {
+    let text = serde_json::to_vec(value).expect("checkpoint state serialises");
+    write_atomic(path, &text)
+}
+
+/// Writes `bytes` to `path` so that a reader (or a kill mid-write) sees the
+/// old file or the new one, never a part: a unique temporary file in the
+/// same directory, fsync, then rename over `path`.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CheckpointError> {
     let err = |source| CheckpointError::Write {
         path: path.display().to_string(),
         source,
     };
-    let text = serde_json::to_vec(value).expect("checkpoint state serialises");
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -67,7 +74,7 @@ pub fn save<T: Serialize>(value: &T, path: &Path) -> Result<(), CheckpointError>
         .suffix(".partial")
         .tempfile_in(dir)
         .map_err(err)?;
-    tmp.write_all(&text).map_err(err)?;
+    tmp.write_all(bytes).map_err(err)?;
     tmp.as_file().sync_all().map_err(err)?;
     tmp.persist(path).map_err(|e| err(e.error))?;
     // Make the rename itself durable where the platform allows it.

@@ -15,6 +15,7 @@
 
 use crate::mlp::Mlp;
 use crate::policy::fits;
+use arcade_core::checkpoint::{CheckpointError, write_atomic};
 use arcade_core::input::{MAX_INPUT_BYTES, display_name, read_text};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -185,16 +186,18 @@ pub fn load(path: &Path) -> Result<Mlp, PolicyFileError> {
     parse(&text, &display_name(path))
 }
 
-/// Writes a policy file atomically (temporary file, then rename), so a
-/// training run killed mid-write leaves the previous policy intact.
+/// Writes a policy file atomically (a unique temporary file, then rename),
+/// so a training run killed mid-write leaves the previous policy intact and
+/// no other file of the user's is touched.
 pub fn save(mlp: &Mlp, about: serde_json::Value, path: &Path) -> Result<(), PolicyFileError> {
-    let err = |source| PolicyFileError::Write {
+    let text = to_json(mlp, about);
+    write_atomic(path, text.as_bytes()).map_err(|e| PolicyFileError::Write {
         path: path.display().to_string(),
-        source,
-    };
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, to_json(mlp, about)).map_err(err)?;
-    std::fs::rename(&tmp, path).map_err(err)
+        source: match e {
+            CheckpointError::Write { source, .. } => source,
+            other => std::io::Error::other(other.to_string()),
+        },
+    })
 }
 
 #[cfg(test)]
@@ -202,6 +205,31 @@ mod tests {
     use super::*;
     use arcade_core::Rng;
     use proptest::prelude::*;
+
+    #[test]
+    fn save_leaves_files_beside_the_policy_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let mlp = Mlp::random(&[5, 4, 2], 1.0, &mut Rng::new(1));
+        // Before: the temporary file was `path.with_extension("tmp")`: the
+        // user's `policy.tmp` was overwritten, and a policy named `*.tmp`
+        // was its own temporary file.
+        let theirs = dir.path().join("policy.tmp");
+        std::fs::write(&theirs, "the user's notes").unwrap();
+        let path = dir.path().join("policy.json");
+        save(&mlp, serde_json::json!({}), &path).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&theirs).unwrap(),
+            "the user's notes"
+        );
+        save(&mlp, serde_json::json!({}), &theirs).unwrap();
+        assert_eq!(load(&theirs).unwrap(), mlp);
+        assert_eq!(load(&path).unwrap(), mlp);
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 2, "no temporary file left: {names:?}");
+    }
 
     #[test]
     fn round_trip_is_exact() {

@@ -12,14 +12,11 @@ use crate::movegen::MoveMode;
 use crate::player::Player;
 use crate::rules::Rules;
 use crate::source::Randomizer;
-use arcade_core::checkpoint::{self, CheckpointError, Validate};
 use arcade_core::derive_seed;
-use arcade_core::optim::{
-    Cem, CemConfig, ConfigError, De, DeConfig, Generation, Optimizer, Pso, PsoConfig,
-};
+use arcade_core::optim::{Generation, Run, Setup};
+pub use arcade_core::optim::{Method, Start};
 use arcade_core::progress::Progress;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
 
 /// Feature presets for `--features`: the features a built-in weight set
 /// uses (`dellacherie`, `bcts`, ...), or `all`.
@@ -28,25 +25,6 @@ pub fn feature_preset(name: &str) -> Option<Vec<Feature>> {
         return Some(Feature::ALL.to_vec());
     }
     Weights::builtin(name).map(|w| w.used().map(|(f, _)| f).collect())
-}
-
-/// The optimisation method.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Method {
-    Cem,
-    De,
-    Pso,
-}
-
-impl Method {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Method::Cem => "cem",
-            Method::De => "de",
-            Method::Pso => "pso",
-        }
-    }
 }
 
 /// What is tuned and how each candidate is scored.
@@ -144,128 +122,39 @@ impl std::fmt::Display for TuneReport {
     }
 }
 
-/// How to start the optimizer.
-#[derive(Clone, Debug)]
-pub struct Start {
-    pub method: Method,
-    /// Centre of the initial distribution or box.
-    pub init: Vec<f64>,
-    /// Initial standard deviation (CEM) or box half-width (DE, PSO).
-    pub spread: f64,
-    /// Candidates per generation; `None` for the method's default.
-    pub population: Option<usize>,
-    /// CEM only: variance added after each generation, decreasing linearly
-    /// to zero at `noise.1` generations. `None` keeps Szita & Lőrincz's
-    /// max(5 − t/10, 0), which suits weights of order 10; searches over a
-    /// smaller scale need it scaled down or the noise swamps the signal.
-    pub noise: Option<(f64, usize)>,
-    pub seed: u64,
-}
+/// A tuning run of weights for the classic game, resumable.
+pub type Checkpoint = Run<TuneSetup>;
 
-/// The optimizer a run starts with; bad settings (a zero population, a
-/// negative spread) are reported, not panicked on.
-pub fn new_optimizer(start: &Start) -> Result<Optimizer, ConfigError> {
-    let low: Vec<f64> = start.init.iter().map(|c| c - start.spread).collect();
-    let high: Vec<f64> = start.init.iter().map(|c| c + start.spread).collect();
-    Ok(match start.method {
-        Method::Cem => {
-            let mut cfg = CemConfig::new(start.init.clone(), start.seed);
-            cfg.initial_std = start.spread;
-            cfg.population = start.population.unwrap_or(cfg.population);
-            if let Some((noise, generations)) = start.noise {
-                cfg.noise_start = noise;
-                cfg.noise_decay = noise / generations.max(1) as f64;
-            }
-            cfg.validate()?;
-            Optimizer::Cem(Cem::new(cfg))
-        }
-        Method::De => {
-            let mut cfg = DeConfig::new(low, high, start.seed);
-            cfg.population = start.population.unwrap_or(cfg.population);
-            cfg.validate()?;
-            Optimizer::De(De::new(cfg))
-        }
-        Method::Pso => {
-            let mut cfg = PsoConfig::new(low, high, start.seed);
-            cfg.population = start.population.unwrap_or(cfg.population);
-            cfg.validate()?;
-            Optimizer::Pso(Pso::new(cfg))
-        }
-    })
-}
-
-/// A tuning run: setup, optimizer state and the history so far.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Checkpoint {
-    pub setup: TuneSetup,
-    pub method: Method,
-    /// Generations the run is meant to reach.
-    pub generations: usize,
-    pub optimizer: Optimizer,
-    pub history: Vec<Generation>,
-}
-
-impl Checkpoint {
-    pub fn new(
-        setup: TuneSetup,
-        start: &Start,
-        generations: usize,
-    ) -> Result<Checkpoint, ConfigError> {
-        Ok(Checkpoint {
-            setup,
-            method: start.method,
-            generations,
-            optimizer: new_optimizer(start)?,
-            history: Vec::new(),
-        })
-    }
-
-    pub fn is_done(&self) -> bool {
-        self.history.len() >= self.generations
-    }
-
-    /// Runs one generation on the current rayon pool.
-    pub fn step(&mut self, rules: &Rules, progress: &Progress) -> Generation {
-        let setup = self.setup.clone();
-        let fitness = move |x: &[f64], seed: u64| setup.fitness(rules, x, seed);
-        let g = self.optimizer.step(&fitness, progress);
-        self.history.push(g.clone());
-        g
-    }
-
-    /// The weights the run recommends now.
-    pub fn weights(&self, name: &str) -> Weights {
-        self.setup.weights(name, &self.optimizer.recommendation())
-    }
-
-    /// How the current recommendation was made (the weights file's `about`).
-    pub fn about(&self) -> TuneAbout {
+impl TuneAbout {
+    /// How `run`'s current recommendation was made (the weights file's `about`).
+    pub fn of(run: &Checkpoint) -> TuneAbout {
         TuneAbout {
             made_by: "arcade tetris tune".into(),
-            method: self.method,
-            board: format!("{}x{}", self.setup.width, self.setup.height),
-            generations: self.history.len(),
-            games_per_eval: self.setup.games_per_eval,
-            line_cap: self.setup.line_cap,
-            moves: self.setup.mode,
-            last_generation: self.history.last().cloned(),
+            method: run.method,
+            board: format!("{}x{}", run.setup.width, run.setup.height),
+            generations: run.history.len(),
+            games_per_eval: run.setup.games_per_eval,
+            line_cap: run.setup.line_cap,
+            moves: run.setup.mode,
+            last_generation: run.history.last().cloned(),
         }
     }
+}
 
-    /// The weights file of the current recommendation, named `name`.
-    pub fn weights_file(&self, name: &str) -> String {
-        let about = serde_json::to_value(self.about()).expect("the about record serialises");
-        self.weights(name).to_json(about)
-    }
+/// The weights `run` recommends now, named `name`.
+pub fn recommended(run: &Checkpoint, name: &str) -> Weights {
+    run.setup.weights(name, &run.optimizer.recommendation())
+}
 
-    /// Writes atomically: a run killed mid-write keeps the previous file.
-    pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
-        checkpoint::save(self, path)
-    }
+/// The weights file of `run`'s current recommendation, named `name`.
+pub fn weights_file(run: &Checkpoint, name: &str) -> String {
+    let about = serde_json::to_value(TuneAbout::of(run)).expect("the about record serialises");
+    recommended(run, name).to_json(about)
+}
 
-    pub fn load(path: &Path) -> Result<Checkpoint, CheckpointError> {
-        checkpoint::load(path)
-    }
+/// One generation of `run` on the current rayon pool.
+pub fn step(run: &mut Checkpoint, rules: &Rules, progress: &Progress) -> Generation {
+    run.step(|setup, x, seed| setup.fitness(rules, x, seed), progress)
 }
 
 /// Most games one fitness evaluation plays.
@@ -296,57 +185,12 @@ impl TuneSetup {
     }
 }
 
-/// Checks what every tuning run holds: the optimizer's state validates, it
-/// is of `method` and searches `dimension` numbers, and `history` has one
-/// entry per generation it ran.
-pub(crate) fn check_run(
-    optimizer: &Optimizer,
-    method: Method,
-    dimension: usize,
-    history: &[Generation],
-) -> Result<(), String> {
-    optimizer
-        .validate()
-        .map_err(|e| format!("optimizer: {e}"))?;
-    let actual = match optimizer {
-        Optimizer::Cem(_) => Method::Cem,
-        Optimizer::De(_) => Method::De,
-        Optimizer::Pso(_) => Method::Pso,
-    };
-    if actual != method {
-        return Err(format!(
-            "method is {} but the optimizer state is {}",
-            method.as_str(),
-            actual.as_str()
-        ));
+impl Setup for TuneSetup {
+    fn check(&self) -> Result<(), String> {
+        TuneSetup::check(self)
     }
-    if optimizer.dimension() != dimension {
-        return Err(format!(
-            "the optimizer searches {} numbers, expected {dimension} (one per weight)",
-            optimizer.dimension()
-        ));
-    }
-    if history.len() != optimizer.generations_done() {
-        return Err(format!(
-            "history has {} generations, the optimizer ran {}",
-            history.len(),
-            optimizer.generations_done()
-        ));
-    }
-    Ok(())
-}
-
-/// A loaded run is checked in full (setup, optimizer, history), so an edited
-/// checkpoint is an error that says what is wrong, never a panic later.
-impl Validate for Checkpoint {
-    fn validate(&self) -> Result<(), String> {
-        self.setup.check().map_err(|e| format!("setup: {e}"))?;
-        check_run(
-            &self.optimizer,
-            self.method,
-            self.setup.features.len(),
-            &self.history,
-        )
+    fn dimension(&self) -> usize {
+        self.features.len()
     }
 }
 
@@ -395,22 +239,22 @@ mod tests {
         };
         let mut straight = Checkpoint::new(setup(), &start, 4).unwrap();
         for _ in 0..4 {
-            straight.step(&rules, &Progress::hidden());
+            step(&mut straight, &rules, &Progress::hidden());
         }
         let dir = std::env::temp_dir().join(format!("arcade-tune-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("ck.json");
         let mut first = Checkpoint::new(setup(), &start, 4).unwrap();
         for _ in 0..2 {
-            first.step(&rules, &Progress::hidden());
+            step(&mut first, &rules, &Progress::hidden());
         }
         first.save(&path).unwrap();
         let mut resumed = Checkpoint::load(&path).unwrap();
         while !resumed.is_done() {
-            resumed.step(&rules, &Progress::hidden());
+            step(&mut resumed, &rules, &Progress::hidden());
         }
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(resumed.history, straight.history);
-        assert_eq!(resumed.weights("x"), straight.weights("x"));
+        assert_eq!(recommended(&resumed, "x"), recommended(&straight, "x"));
     }
 }

@@ -7,7 +7,7 @@ use arcade_core::rng::Rng;
 use arcade_tetris::geek::search::{Search, SearchConfig};
 use arcade_tetris::geek::tune::{GeekTune, GeekTuneSetup};
 use arcade_tetris::geek::value::GeekWeights;
-use arcade_tetris::geek::{PIECES, sequence};
+use arcade_tetris::geek::{self, PIECES, sequence};
 use arcade_tetris::tune::{self, Checkpoint, Method, Start, TuneSetup};
 use arcade_tetris::{MoveMode, Randomizer, Rules};
 use serde_json::Value;
@@ -143,27 +143,21 @@ fn mutated_checkpoints_load_or_fail_cleanly_and_accepted_ones_run() {
             seed: 1,
         };
         let mut run = Checkpoint::new(setup.clone(), &start, 3).unwrap();
-        run.step(&classic, &Progress::hidden());
+        tune::step(&mut run, &classic, &Progress::hidden());
         tetris.push(serde_json::to_value(&run).unwrap());
     }
 
-    let mut geek_tune = GeekTune::new(
-        GeekTuneSetup {
-            beam: 2,
-            pieces: 20,
-            mode: MoveMode::Drop,
-            float: false,
-            base: GeekWeights::builtin(),
-            reserve: 1,
-        },
-        Method::Cem,
-        0.3,
-        Some(4),
-        1,
-        3,
-    )
-    .unwrap();
-    geek_tune.step(&geek, &Progress::hidden());
+    let geek_setup = GeekTuneSetup {
+        beam: 2,
+        pieces: 20,
+        mode: MoveMode::Drop,
+        float: false,
+        base: GeekWeights::builtin(),
+        reserve: 1,
+    };
+    let geek_start = geek::tune::start(&geek_setup, Method::Cem, 0.3, Some(4), 1, 3);
+    let mut geek_tune = GeekTune::new(geek_setup, &geek_start, 3).unwrap();
+    geek::tune::step(&mut geek_tune, &geek, &Progress::hidden());
     let geek_tune = serde_json::to_value(&geek_tune).unwrap();
 
     let (mut accepted, mut rejected) = (0, 0);
@@ -187,8 +181,8 @@ fn mutated_checkpoints_load_or_fail_cleanly_and_accepted_ones_run() {
                 count(true);
                 run.setup.line_cap = Some(20);
                 run.setup.games_per_eval = run.setup.games_per_eval.min(2);
-                run.step(&classic, &Progress::hidden());
-                let _ = run.weights("x");
+                tune::step(&mut run, &classic, &Progress::hidden());
+                let _ = tune::recommended(&run, "x");
             } else {
                 count(false);
             }
@@ -199,8 +193,8 @@ fn mutated_checkpoints_load_or_fail_cleanly_and_accepted_ones_run() {
             count(true);
             run.setup.beam = run.setup.beam.min(2);
             run.setup.pieces = run.setup.pieces.min(20);
-            run.step(&geek, &Progress::hidden());
-            let _ = run.best();
+            geek::tune::step(&mut run, &geek, &Progress::hidden());
+            let _ = geek::tune::best(&run);
         } else {
             count(false);
         }

@@ -12,10 +12,12 @@
 mod cem;
 mod de;
 mod pso;
+mod run;
 
 pub use cem::{Cem, CemConfig};
 pub use de::{De, DeConfig};
 pub use pso::{Pso, PsoConfig};
+pub use run::{Method, Run, Setup, Start, new_optimizer};
 
 use crate::progress::Progress;
 use serde::{Deserialize, Serialize};

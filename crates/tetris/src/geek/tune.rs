@@ -11,12 +11,9 @@ use super::search::{Search, SearchConfig};
 use super::value::{COUNT, GeekWeights};
 use crate::movegen::MoveMode;
 use crate::rules::Rules;
-use crate::tune::{Method, Start, new_optimizer};
-use arcade_core::checkpoint::{self, CheckpointError};
-use arcade_core::optim::{ConfigError, Generation, Optimizer};
+use arcade_core::optim::{Generation, Method, Run, Setup, Start};
 use arcade_core::progress::Progress;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
 
 /// How candidates are scored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -70,70 +67,39 @@ impl GeekTuneSetup {
     }
 }
 
-/// A tuning run, resumable.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct GeekTune {
-    pub setup: GeekTuneSetup,
-    pub method: Method,
-    pub generations: usize,
-    pub optimizer: Optimizer,
-    pub history: Vec<Generation>,
+/// A tuning run of the board value, resumable.
+pub type GeekTune = Run<GeekTuneSetup>;
+
+/// How a run starts: candidates around the base weights, and CEM's added
+/// variance a quarter of the initial one, fading out over the run.
+pub fn start(
+    setup: &GeekTuneSetup,
+    method: Method,
+    spread: f64,
+    population: Option<usize>,
+    seed: u64,
+    generations: usize,
+) -> Start {
+    Start {
+        method,
+        init: setup.start(),
+        spread,
+        population,
+        noise: Some((spread * spread / 4.0, generations)),
+        seed,
+    }
 }
 
-impl GeekTune {
-    pub fn new(
-        setup: GeekTuneSetup,
-        method: Method,
-        spread: f64,
-        population: Option<usize>,
-        seed: u64,
-        generations: usize,
-    ) -> Result<GeekTune, ConfigError> {
-        let start = Start {
-            method,
-            init: setup.start(),
-            spread,
-            population,
-            // Added variance a quarter of the initial one, fading out.
-            noise: Some((spread * spread / 4.0, generations)),
-            seed,
-        };
-        Ok(GeekTune {
-            optimizer: new_optimizer(&start)?,
-            setup,
-            method,
-            generations,
-            history: Vec::new(),
-        })
-    }
+/// One generation of `run` on the current rayon pool.
+pub fn step(run: &mut GeekTune, rules: &Rules, progress: &Progress) -> Generation {
+    run.step(|setup, x, _seed| setup.fitness(rules, x), progress)
+}
 
-    pub fn is_done(&self) -> bool {
-        self.history.len() >= self.generations
-    }
-
-    /// One generation on the current rayon pool.
-    pub fn step(&mut self, rules: &Rules, progress: &Progress) -> Generation {
-        let setup = self.setup.clone();
-        let fitness = move |x: &[f64], _seed: u64| setup.fitness(rules, x);
-        let g = self.optimizer.step(&fitness, progress);
-        self.history.push(g.clone());
-        g
-    }
-
-    /// The best weights evaluated so far (the fitness is deterministic, so
-    /// the best evaluation is the one to keep).
-    pub fn best(&self) -> (GeekWeights, f64) {
-        let (x, f) = self.optimizer.best();
-        (self.setup.weights(x), f)
-    }
-
-    pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
-        checkpoint::save(self, path)
-    }
-
-    pub fn load(path: &Path) -> Result<GeekTune, CheckpointError> {
-        checkpoint::load(path)
-    }
+/// The best weights evaluated so far (the fitness is deterministic, so the
+/// best evaluation is the one to keep) and their score.
+pub fn best(run: &GeekTune) -> (GeekWeights, f64) {
+    let (x, f) = run.optimizer.best();
+    (run.setup.weights(x), f)
 }
 
 impl GeekTuneSetup {
@@ -151,13 +117,53 @@ impl GeekTuneSetup {
     }
 }
 
-/// A loaded run is checked in full: a runnable setup, an optimizer state
-/// that validates, of the method named and of one dimension per weight, and
-/// a history as long as the generations the optimizer ran.
-impl arcade_core::checkpoint::Validate for GeekTune {
-    fn validate(&self) -> Result<(), String> {
-        self.setup.check().map_err(|e| format!("setup: {e}"))?;
-        crate::tune::check_run(&self.optimizer, self.method, COUNT, &self.history)
+/// What a finished (or resumed and finished) tuning session reports.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TuneReport {
+    /// The weights file written.
+    pub out: String,
+    pub generations: usize,
+    pub seconds: f64,
+    /// The best weights' score: a search at `beam` over the first `pieces`.
+    pub score: f64,
+    pub pieces: usize,
+    pub beam: usize,
+    pub weights: GeekWeights,
+}
+
+impl TuneReport {
+    pub fn new(run: &GeekTune, out: &str, seconds: f64) -> TuneReport {
+        let (weights, score) = best(run);
+        TuneReport {
+            out: out.to_string(),
+            generations: run.history.len(),
+            seconds,
+            score,
+            pieces: run.setup.pieces,
+            beam: run.setup.beam,
+            weights,
+        }
+    }
+}
+
+impl std::fmt::Display for TuneReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let weights = serde_json::to_string_pretty(&self.weights).map_err(|_| std::fmt::Error)?;
+        writeln!(
+            f,
+            "wrote {} after {} generations ({:.1} s this session): score {:.0} on the first {} pieces at beam {}",
+            self.out, self.generations, self.seconds, self.score, self.pieces, self.beam
+        )?;
+        writeln!(f, "{weights}")
+    }
+}
+
+impl Setup for GeekTuneSetup {
+    fn check(&self) -> Result<(), String> {
+        GeekTuneSetup::check(self)
+    }
+    fn dimension(&self) -> usize {
+        COUNT
     }
 }
 
