@@ -114,6 +114,12 @@ fn clap_line(rendered: &str) -> String {
     one_line(&text)
 }
 
+/// Reads a user's text file or stdin (`-`), bounded; unreadable or
+/// non-UTF-8 input is bad input either way.
+pub fn read_input(path: &std::path::Path) -> anyhow::Result<String> {
+    arcade_core::input::read_text(path, arcade_core::input::MAX_INPUT_BYTES).map_err(bad_input)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

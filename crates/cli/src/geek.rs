@@ -3,12 +3,10 @@
 use crate::exit::bad_input;
 use crate::output::{self, OutputArgs};
 use crate::run_options::{self, RunOptions};
-use crate::tetris::{MethodArg, population};
-use crate::tuning::Session;
+use crate::tuning::{self, Session, TuneOptions};
 use crate::watch::draw_rows;
 use anyhow::Result;
 use arcade_core::checkpoint::check_writable;
-use arcade_core::checkpoint::write_atomic;
 use arcade_tetris::colours::ColouredBoard;
 use arcade_tetris::geek::record::Record;
 use arcade_tetris::geek::replay::{self, Frame};
@@ -129,10 +127,11 @@ pub struct SolveArgs {
 }
 
 #[derive(Args)]
+#[command(mut_arg("spread", |a| a.default_value("0.3").required(false)))]
+#[command(mut_arg("generations", |a| a.help("Generations to run [default: 30; on --resume: the checkpoint's target]")))]
 pub struct TuneArgs {
-    /// Optimizer.
-    #[arg(long, value_enum, default_value_t = MethodArg::Cem)]
-    method: MethodArg,
+    #[command(flatten)]
+    tune: TuneOptions,
     /// Beam width of the searches that score candidates.
     #[arg(long, default_value_t = 20, value_parser = beam)]
     beam: usize,
@@ -149,27 +148,10 @@ pub struct TuneArgs {
     /// [default: beam/8, at least 4]
     #[arg(long, value_name = "N", value_parser = reserve)]
     reserve: Option<usize>,
-    /// Generations to run (on --resume: the new target).
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    generations: u32,
-    /// Candidates per generation [default: the method's].
-    #[arg(long, value_parser = population)]
-    population: Option<usize>,
-    /// Initial spread of the per-feature multipliers (1 = the weight itself).
-    #[arg(long, default_value_t = 0.3, value_parser = run_options::finite)]
-    spread: f64,
-    /// Start from these weights instead of the built-in ones.
+    /// Start from these weights instead of the built-in ones (candidates
+    /// are multipliers of them, so --spread 0.3 is ±30%).
     #[arg(long, value_name = "FILE")]
     init: Option<PathBuf>,
-    /// Optimizer seed.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Where to write the best weights found (loads with `solve --weights`).
-    #[arg(long, value_name = "FILE")]
-    out: PathBuf,
-    /// Continue the run saved next to --out.
-    #[arg(long)]
-    resume: bool,
     #[command(flatten)]
     run: RunOptions,
     #[command(flatten)]
@@ -271,10 +253,8 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
 
 /// The run `tune` continues or starts.
 fn tune_run(a: &TuneArgs, checkpoint: &Path) -> Result<GeekTune> {
-    if a.resume {
-        let mut run = GeekTune::load(checkpoint).map_err(bad_input)?;
-        run.generations = a.generations as usize;
-        return Ok(run);
+    if a.tune.resume {
+        return a.tune.resume(checkpoint);
     }
     let setup = GeekTuneSetup {
         beam: a.beam,
@@ -284,23 +264,22 @@ fn tune_run(a: &TuneArgs, checkpoint: &Path) -> Result<GeekTune> {
         base: load_weights(&a.init)?,
         reserve: a.reserve.unwrap_or(SearchConfig::default_reserve(a.beam)),
     };
-    let generations = a.generations as usize;
+    let t = &a.tune;
+    let generations = t.generations.unwrap_or(30) as usize;
     let start = tune::start(
         &setup,
-        a.method.into(),
-        a.spread,
-        a.population,
-        a.seed,
+        t.method.into(),
+        t.spread,
+        t.population,
+        t.seed,
         generations,
     );
     GeekTune::new(setup, &start, generations).map_err(bad_input)
 }
 
 fn tune_cmd(a: TuneArgs) -> Result<()> {
-    let checkpoint = a.out.with_extension("checkpoint.json");
-    for path in [&a.out, &checkpoint] {
-        check_writable(path).map_err(bad_input)?;
-    }
+    let checkpoint = a.tune.checkpoint();
+    tuning::check_paths(&a.tune.out, &checkpoint)?;
     let mut run = tune_run(&a, &checkpoint)?;
     let rules = Rules::geek();
     let progress = a.output.progress(0, "evals");
@@ -313,18 +292,15 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
         checkpoint.display()
     ));
     let started = Instant::now();
-    let write = |run: &GeekTune| -> Result<()> {
-        let text = serde_json::to_string_pretty(&tune::best(run).0)? + "\n";
-        write_atomic(&a.out, text.as_bytes())?;
-        Ok(())
-    };
     let session = Session {
+        out: &a.tune.out,
         checkpoint: &checkpoint,
         threads: &a.run,
         progress: &progress,
     };
-    session.run(&mut run, |run, p| tune::step(run, &rules, p), write)?;
-    let out = a.out.display().to_string();
+    let file = |run: &GeekTune| Ok(serde_json::to_string_pretty(&tune::best(run).0)? + "\n");
+    session.run(&mut run, |run, p| tune::step(run, &rules, p), file)?;
+    let out = a.tune.out.display().to_string();
     a.output.emit(&TuneReport::new(
         &run,
         &out,

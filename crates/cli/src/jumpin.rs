@@ -4,14 +4,13 @@ use crate::exit::bad_input;
 use crate::output::OutputArgs;
 use crate::run_options::{RunOptions, count};
 use anyhow::{Result, anyhow};
-use arcade_core::input::{MAX_INPUT_BYTES, read_text};
 use arcade_jumpin::challenges::parse_challenges;
 use arcade_jumpin::hardest::PieceSet;
 use arcade_jumpin::{
     Position, bench_report, generate_report, hardest_report, parse_board, parse_code, solve_report,
 };
 use clap::{Args, Subcommand};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Subcommand)]
 pub enum Command {
@@ -142,12 +141,6 @@ pub fn run(cmd: Command) -> Result<()> {
     }
 }
 
-/// Reads a user's text file or stdin (`-`), bounded; unreadable or
-/// non-UTF-8 input is bad input either way.
-fn read_input(path: &Path) -> Result<String> {
-    read_text(path, MAX_INPUT_BYTES).map_err(bad_input)
-}
-
 /// A code as an error message may show it: escaped, at most 40 characters.
 fn shown(code: &str) -> String {
     let cut: String = code.chars().take(40).collect();
@@ -161,7 +154,7 @@ fn load_puzzle(a: &SolveArgs) -> Result<Position> {
             parse_code(code).map_err(|e| bad_input(anyhow!("--code {}: {e}", shown(code))))
         }
         (None, Some(path)) => {
-            let text = read_input(path)?;
+            let text = crate::exit::read_input(path)?;
             parse_board(&text).map_err(|e| bad_input(anyhow!("{}: {e}", path.display())))
         }
         (None, None) => Err(bad_input(anyhow!("give a board FILE or --code CODE"))),
@@ -196,7 +189,7 @@ fn generate_cmd(a: GenerateArgs) -> Result<()> {
 }
 
 fn bench_cmd(a: BenchArgs) -> Result<()> {
-    let text = read_input(&a.file)?;
+    let text = crate::exit::read_input(&a.file)?;
     let list =
         parse_challenges(&text).map_err(|e| bad_input(anyhow!("{}: {e}", a.file.display())))?;
     let report = bench_report(&list, a.passes);

@@ -3,33 +3,21 @@
 use crate::exit::bad_input;
 use crate::output::OutputArgs;
 use crate::run_options::{self, RunOptions};
-use crate::tuning::Session;
+use crate::tuning::{self, Session, TuneOptions};
 use crate::watch::Watch;
 use anyhow::Result;
-use arcade_core::checkpoint::check_writable;
-use arcade_core::checkpoint::write_atomic;
-use arcade_core::optim::MAX_POPULATION;
 use arcade_core::runner::effective_threads;
 use arcade_tetris::bench::{self, BenchConfig};
 use arcade_tetris::game::PlayReport;
-use arcade_tetris::tune::{self, Checkpoint, Method, Start, TuneAbout, TuneReport, TuneSetup};
+use arcade_tetris::tune::{self, Checkpoint, Start, TuneAbout, TuneReport, TuneSetup};
 use arcade_tetris::{
     Board, Feature, Limits, MoveMode, PieceSource, Player, Randomizer, Rules, Weights, game,
 };
 use clap::{Args, Subcommand, ValueEnum};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 /// Candidates per generation, as an option: 1 to the optimizers' limit.
-pub(crate) fn population(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(n) if (1..=MAX_POPULATION).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "expected a whole number from 1 to {MAX_POPULATION}"
-        )),
-    }
-}
-
 #[derive(Subcommand)]
 pub enum Command {
     /// Play one game with an AI and print lines, pieces and time.
@@ -180,20 +168,14 @@ pub struct BenchArgs {
 }
 
 #[derive(Args)]
+#[command(mut_arg("spread", |a| a.default_value("10").required(false)))]
+#[command(mut_arg("generations", |a| a.help("Generations to run [default: 50; on --resume: the checkpoint's target]")))]
 pub struct TuneArgs {
-    /// Optimizer: noisy cross-entropy (Szita & Lőrincz 2006), differential
-    /// evolution (DE/rand/1/bin) or particle swarm.
-    #[arg(long, value_enum, default_value_t = MethodArg::Cem)]
-    method: MethodArg,
+    #[command(flatten)]
+    tune: TuneOptions,
     /// Board size, WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", value_parser = parse_board, default_value = "10x10")]
     board: (usize, usize),
-    /// Generations to run (on --resume: the new target) [default: 50].
-    #[arg(long, value_name = "G", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    generations: Option<u32>,
-    /// Candidates per generation [default: CEM 100, DE 10 per weight, PSO 30].
-    #[arg(long, value_name = "P", value_parser = population)]
-    population: Option<usize>,
     /// Games per fitness evaluation.
     #[arg(long, value_name = "E", default_value_t = 10,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -208,49 +190,16 @@ pub struct TuneArgs {
     /// Start from these weights (built-in name or file) instead of zero.
     #[arg(long, value_name = "NAME|FILE")]
     init: Option<String>,
-    /// Initial standard deviation (CEM) or box half-width (DE, PSO).
-    #[arg(long, default_value_t = 10.0, value_parser = run_options::finite)]
-    spread: f64,
     /// Placement generation used in the tuning games.
     #[arg(long = "moves", value_enum, default_value_t = Moves::Drop)]
     moves: Moves,
-    /// Master seed of the optimizer and of the tuning games.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Where to write the tuned weights (JSON, loads with --ai FILE).
-    #[arg(long, value_name = "FILE")]
-    out: PathBuf,
     /// Name stored in the weights file [default: the file stem].
     #[arg(long)]
     name: Option<String>,
-    /// Checkpoint file [default: OUT with extension .checkpoint.json].
-    #[arg(long, value_name = "FILE")]
-    checkpoint: Option<PathBuf>,
-    /// Continue the run saved in the checkpoint (its setup wins over flags).
-    #[arg(long)]
-    resume: bool,
     #[command(flatten)]
     run: RunOptions,
     #[command(flatten)]
     output: OutputArgs,
-}
-
-/// The optimizers of arcade-core, as a command-line choice.
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum MethodArg {
-    Cem,
-    De,
-    Pso,
-}
-
-impl From<MethodArg> for Method {
-    fn from(m: MethodArg) -> Method {
-        match m {
-            MethodArg::Cem => Method::Cem,
-            MethodArg::De => Method::De,
-            MethodArg::Pso => Method::Pso,
-        }
-    }
 }
 
 pub fn run(cmd: Command) -> Result<()> {
@@ -363,12 +312,8 @@ fn parse_features(spec: &str) -> Result<Vec<Feature>> {
 
 /// The run `tune` continues or starts.
 fn tune_run(a: &TuneArgs, checkpoint: &Path) -> Result<Checkpoint> {
-    if a.resume {
-        let mut ck = Checkpoint::load(checkpoint).map_err(bad_input)?;
-        if let Some(g) = a.generations {
-            ck.generations = g as usize;
-        }
-        return Ok(ck);
+    if a.tune.resume {
+        return a.tune.resume(checkpoint);
     }
     let init = match &a.init {
         Some(spec) => load_ai(spec)?,
@@ -384,28 +329,24 @@ fn tune_run(a: &TuneArgs, checkpoint: &Path) -> Result<Checkpoint> {
         randomizer: Randomizer::Uniform,
     };
     let start = Start {
-        method: a.method.into(),
+        method: a.tune.method.into(),
         init: setup.vector(&init),
-        spread: a.spread,
-        population: a.population,
+        spread: a.tune.spread,
+        population: a.tune.population,
         noise: None,
-        seed: a.seed,
+        seed: a.tune.seed,
     };
-    let generations = a.generations.unwrap_or(50) as usize;
+    let generations = a.tune.generations.unwrap_or(50) as usize;
     Checkpoint::new(setup, &start, generations).map_err(bad_input)
 }
 
 fn tune_cmd(a: TuneArgs) -> Result<()> {
-    let checkpoint = a
-        .checkpoint
-        .clone()
-        .unwrap_or_else(|| a.out.with_extension("checkpoint.json"));
-    for path in [&a.out, &checkpoint] {
-        check_writable(path).map_err(bad_input)?;
-    }
+    let checkpoint = a.tune.checkpoint();
+    tuning::check_paths(&a.tune.out, &checkpoint)?;
     let mut run = tune_run(&a, &checkpoint)?;
     let name = a.name.clone().unwrap_or_else(|| {
-        a.out
+        a.tune
+            .out
             .file_stem()
             .map_or("tuned".into(), |s| s.to_string_lossy().into_owned())
     });
@@ -419,19 +360,16 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
     ));
     let started = Instant::now();
     let rules = Rules::classic();
-    let write = |run: &Checkpoint| -> Result<()> {
-        write_atomic(&a.out, tune::weights_file(run, &name).as_bytes())?;
-        Ok(())
-    };
     let session = Session {
+        out: &a.tune.out,
         checkpoint: &checkpoint,
         threads: &a.run,
         progress: &progress,
     };
-    session.run(&mut run, |run, p| tune::step(run, &rules, p), write)?;
-    write(&run)?;
+    let file = |run: &Checkpoint| Ok(tune::weights_file(run, &name));
+    session.run(&mut run, |run, p| tune::step(run, &rules, p), file)?;
     a.output.emit(&TuneReport {
-        out: a.out.display().to_string(),
+        out: a.tune.out.display().to_string(),
         generations: run.history.len(),
         seconds: started.elapsed().as_secs_f64(),
         weights: tune::recommended(&run, &name),

@@ -5,7 +5,6 @@ use crate::output::OutputArgs;
 use crate::run_options::{RunOptions, count, seconds, unit};
 use anyhow::{Context, Result, anyhow};
 use arcade_core::checkpoint::check_writable;
-use arcade_core::input::{MAX_INPUT_BYTES, read_text};
 use arcade_tiles::bench::{self, BenchConfig, Source};
 use arcade_tiles::evolve::EvolveConfig;
 use arcade_tiles::exact::Limits;
@@ -295,14 +294,8 @@ pub fn run(cmd: Command) -> Result<()> {
     }
 }
 
-/// Reads a user's text file or stdin (`-`), bounded; unreadable or
-/// non-UTF-8 input is bad input either way.
-fn read_input(path: &Path) -> Result<String> {
-    read_text(path, MAX_INPUT_BYTES).map_err(bad_input)
-}
-
 fn read_level(path: &Path, capacity: Option<u8>) -> Result<Level> {
-    let text = read_input(path)?;
+    let text = crate::exit::read_input(path)?;
     load_level(&text, capacity.map(usize::from))
         .map_err(|e| bad_input(anyhow!("{}: {e}", path.display())))
 }
@@ -320,7 +313,7 @@ fn check_cmd(a: CheckArgs) -> Result<()> {
         )));
     }
     let level = read_level(&a.level, a.capacity)?;
-    let clicks = parse_clicks(&read_input(&a.clicks)?)
+    let clicks = parse_clicks(&crate::exit::read_input(&a.clicks)?)
         .map_err(|e| bad_input(anyhow!("{}: {e}", a.clicks.display())))?;
     let report = check_clicks(&level, &clicks);
     a.output.emit(&report)?;

@@ -3,29 +3,122 @@
 //! generation (so a kill loses at most one generation), with one status
 //! line per generation.
 
+use crate::exit::bad_input;
 use crate::run_options::RunOptions;
 use anyhow::Result;
-use arcade_core::optim::{Generation, Run};
+use arcade_core::checkpoint::{check_writable, write_atomic};
+use arcade_core::optim::{Generation, MAX_POPULATION, Method, Run, Setup};
 use arcade_core::progress::Progress;
+use clap::{Args, ValueEnum};
 use serde::Serialize;
-use std::path::Path;
+use serde::de::DeserializeOwned;
+use std::path::{Path, PathBuf};
 
-/// Where a run saves itself and on which threads it evaluates.
+/// What every tuner takes: the optimizer, the budget, the result file and
+/// the checkpoint. Each command sets its own `--spread` default
+/// (`mut_arg`), since its candidates are on its own scale, and its own
+/// number of generations.
+#[derive(Args)]
+pub(crate) struct TuneOptions {
+    /// Optimizer: noisy cross-entropy (Szita & Lőrincz 2006), differential
+    /// evolution (DE/rand/1/bin) or particle swarm.
+    #[arg(long, value_enum, default_value_t = MethodArg::Cem)]
+    pub method: MethodArg,
+    /// Generations to run [default: the command's; on --resume: the
+    /// checkpoint's target].
+    #[arg(long, value_name = "G", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub generations: Option<u32>,
+    /// Candidates per generation [default: the method's: CEM 100, DE 10 per
+    /// weight, PSO 30].
+    #[arg(long, value_name = "P", value_parser = population)]
+    pub population: Option<usize>,
+    /// Initial spread: CEM's standard deviation, DE's and PSO's box
+    /// half-width around the start.
+    #[arg(long, value_name = "S", value_parser = crate::run_options::finite)]
+    pub spread: f64,
+    /// Master seed of the optimizer (and of the games it scores on).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Where to write the result (rewritten after every generation).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Checkpoint file [default: OUT with extension .checkpoint.json].
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Continue the run saved in the checkpoint (its setup wins over flags;
+    /// --generations sets the new target).
+    #[arg(long)]
+    pub resume: bool,
+}
+
+impl TuneOptions {
+    /// Continues the checkpoint's run, `--generations` (if given) its new
+    /// target.
+    pub fn resume<S: DeserializeOwned + Setup>(&self, checkpoint: &Path) -> Result<Run<S>> {
+        let mut run = Run::<S>::load(checkpoint).map_err(bad_input)?;
+        if let Some(g) = self.generations {
+            run.generations = g as usize;
+        }
+        Ok(run)
+    }
+
+    /// The checkpoint file: `--checkpoint`, or next to `--out`.
+    pub fn checkpoint(&self) -> PathBuf {
+        self.checkpoint
+            .clone()
+            .unwrap_or_else(|| self.out.with_extension("checkpoint.json"))
+    }
+}
+
+/// The optimizers of arcade-core, as a command-line choice.
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum MethodArg {
+    Cem,
+    De,
+    Pso,
+}
+
+impl From<MethodArg> for Method {
+    fn from(m: MethodArg) -> Method {
+        match m {
+            MethodArg::Cem => Method::Cem,
+            MethodArg::De => Method::De,
+            MethodArg::Pso => Method::Pso,
+        }
+    }
+}
+
+/// Where a run saves itself and its result, and on which threads it
+/// evaluates.
 pub(crate) struct Session<'a> {
+    /// The result file (`--out`), rewritten after every generation.
+    pub out: &'a Path,
     pub checkpoint: &'a Path,
     pub threads: &'a RunOptions,
     pub progress: &'a Progress,
 }
 
+/// Checks that `out` and `checkpoint` can be written, before any work.
+pub(crate) fn check_paths(out: &Path, checkpoint: &Path) -> Result<()> {
+    for path in [out, checkpoint] {
+        check_writable(path).map_err(bad_input)?;
+    }
+    Ok(())
+}
+
 impl Session<'_> {
-    /// Runs `step` until `run` is done; `write` saves the result file after
-    /// each generation's checkpoint.
+    /// Runs `step` until `run` is done; after each generation's checkpoint,
+    /// and once at the end, writes `result(run)` to the result file.
     pub fn run<S: Serialize + Send + Sync>(
         &self,
         run: &mut Run<S>,
         step: impl Fn(&mut Run<S>, &Progress) -> Generation + Sync,
-        mut write: impl FnMut(&Run<S>) -> Result<()>,
+        result: impl Fn(&Run<S>) -> Result<String>,
     ) -> Result<()> {
+        let write = |run: &Run<S>| -> Result<()> {
+            write_atomic(self.out, result(run)?.as_bytes())?;
+            Ok(())
+        };
         let per_gen = run.optimizer.evaluations_per_generation() as u64;
         while !run.is_done() {
             let label = format!("gen {}/{}", run.history.len() + 1, run.generations);
@@ -39,6 +132,16 @@ impl Session<'_> {
             ));
         }
         self.progress.finish();
-        Ok(())
+        write(run)
+    }
+}
+
+/// A population option: 1 to [`MAX_POPULATION`].
+fn population(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_POPULATION).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a whole number from 1 to {MAX_POPULATION}"
+        )),
     }
 }
