@@ -8,5 +8,6 @@ mod common;
 mod deduce;
 mod endgame;
 mod fifty;
+mod human;
 mod probability;
 mod solver;

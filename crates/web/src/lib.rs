@@ -1,0 +1,20 @@
+//! `arcade serve`: the web arena. The browser sends moves as JSON, the
+//! server holds each game in a session and answers with the library's own
+//! serialised types (the views, the analyser's and solvers' reports).
+//!
+//! - [`server`]: the router, limits (body size, requests in flight) and
+//!   [`serve`];
+//! - [`sessions`]: games by id, idle expiry, a cap;
+//! - [`error`]: the one error policy (a 4xx with `{"error": "..."}`);
+//! - [`assets`]: the embedded pages, styles and scripts;
+//! - [`mines`]: the Minesweeper routes (play, overlay, hint, AI, analyse).
+//!
+//! The protocol is documented in `docs/web.md`.
+
+pub mod assets;
+pub mod error;
+pub mod mines;
+pub mod server;
+pub mod sessions;
+
+pub use server::{AppState, ServeConfig, app, serve};

@@ -1,0 +1,5 @@
+//! Integration tests, one binary per crate (one module per area).
+
+mod common;
+mod mines;
+mod routes;
