@@ -10,9 +10,11 @@ use axum::response::{IntoResponse, Response};
 const FILES: &[(&str, &str, &str)] = &[
     ("index.html", HTML, include_str!("../static/index.html")),
     ("mines.html", HTML, include_str!("../static/mines.html")),
+    ("jumpin.html", HTML, include_str!("../static/jumpin.html")),
     ("style.css", CSS, include_str!("../static/style.css")),
     ("common.js", JS, include_str!("../static/common.js")),
     ("mines.js", JS, include_str!("../static/mines.js")),
+    ("jumpin.js", JS, include_str!("../static/jumpin.js")),
 ];
 
 const HTML: &str = "text/html; charset=utf-8";

@@ -7,12 +7,15 @@
 //! - [`sessions`]: games by id, idle expiry, a cap;
 //! - [`error`]: the one error policy (a 4xx with `{"error": "..."}`);
 //! - [`assets`]: the embedded pages, styles and scripts;
-//! - [`mines`]: the Minesweeper routes (play, overlay, hint, AI, analyse).
+//! - [`mines`]: the Minesweeper routes (play, overlay, hint, AI, analyse);
+//! - [`jumpin`]: the Jump In' routes (challenges, generated puzzles, moves,
+//!   hints, the optimal solution).
 //!
 //! The protocol is documented in `docs/web.md`.
 
 pub mod assets;
 pub mod error;
+pub mod jumpin;
 pub mod mines;
 pub mod server;
 pub mod sessions;

@@ -127,10 +127,11 @@ async fn act(
     let state = app
         .compute(move || {
             let mut guard = lock(&shared);
+            let name = guard.name();
             let Game::Mines(game) = &mut *guard else {
                 return Err(ApiError::WrongGame {
                     id,
-                    actual: guard.name(),
+                    actual: name,
                     expected: "mines",
                 });
             };

@@ -2,7 +2,7 @@
 
 use crate::error::ApiError;
 use crate::sessions::Store;
-use crate::{assets, mines};
+use crate::{assets, jumpin, mines};
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{HeaderValue, Method, Uri, header};
@@ -83,8 +83,10 @@ pub fn app(state: AppRef) -> Router {
     Router::new()
         .route("/", get(|| async { assets::page("index") }))
         .route("/mines", get(|| async { assets::page("mines") }))
+        .route("/jumpin", get(|| async { assets::page("jumpin") }))
         .route("/static/{name}", get(assets::asset))
         .nest("/api/mines", mines::routes())
+        .nest("/api/jumpin", jumpin::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

@@ -13,12 +13,14 @@ use std::time::{Duration, Instant};
 /// The games a session can hold.
 pub enum Game {
     Mines(arcade_mines::human::HumanGame),
+    Jumpin(arcade_jumpin::play::JumpinGame),
 }
 
 impl Game {
     pub fn name(&self) -> &'static str {
         match self {
             Game::Mines(_) => "mines",
+            Game::Jumpin(_) => "jumpin",
         }
     }
 }

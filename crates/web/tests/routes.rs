@@ -12,6 +12,7 @@ async fn every_page_and_asset_is_served_with_its_type() {
     for (path, kind) in [
         ("/", "text/html"),
         ("/mines", "text/html"),
+        ("/jumpin", "text/html"),
         ("/static/style.css", "text/css"),
         ("/static/mines.js", "text/javascript"),
     ] {
