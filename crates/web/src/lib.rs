@@ -9,7 +9,9 @@
 //! - [`assets`]: the embedded pages, styles and scripts;
 //! - [`mines`]: the Minesweeper routes (play, overlay, hint, AI, analyse);
 //! - [`jumpin`]: the Jump In' routes (challenges, generated puzzles, moves,
-//!   hints, the optimal solution).
+//!   hints, the optimal solution);
+//! - [`tiles`]: the Sheep a Sheep routes (generated or captured levels,
+//!   clicks, undo, the solver's verdict and its line).
 //!
 //! The protocol is documented in `docs/web.md`.
 
@@ -19,5 +21,6 @@ pub mod jumpin;
 pub mod mines;
 pub mod server;
 pub mod sessions;
+pub mod tiles;
 
 pub use server::{AppState, ServeConfig, app, serve};

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 pub enum Game {
     Mines(arcade_mines::human::HumanGame),
     Jumpin(arcade_jumpin::play::JumpinGame),
+    Tiles(arcade_tiles::play::TilesGame),
 }
 
 impl Game {
@@ -21,6 +22,7 @@ impl Game {
         match self {
             Game::Mines(_) => "mines",
             Game::Jumpin(_) => "jumpin",
+            Game::Tiles(_) => "tiles",
         }
     }
 }

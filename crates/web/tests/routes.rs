@@ -13,6 +13,7 @@ async fn every_page_and_asset_is_served_with_its_type() {
         ("/", "text/html"),
         ("/mines", "text/html"),
         ("/jumpin", "text/html"),
+        ("/tiles", "text/html"),
         ("/static/style.css", "text/css"),
         ("/static/mines.js", "text/javascript"),
     ] {

@@ -4,3 +4,4 @@ mod common;
 mod jumpin;
 mod mines;
 mod routes;
+mod tiles;
