@@ -9,5 +9,6 @@ mod deduce;
 mod endgame;
 mod fifty;
 mod human;
+mod live_battle;
 mod probability;
 mod solver;

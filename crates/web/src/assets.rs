@@ -12,11 +12,13 @@ const FILES: &[(&str, &str, &str)] = &[
     ("mines.html", HTML, include_str!("../static/mines.html")),
     ("jumpin.html", HTML, include_str!("../static/jumpin.html")),
     ("tiles.html", HTML, include_str!("../static/tiles.html")),
+    ("battle.html", HTML, include_str!("../static/battle.html")),
     ("style.css", CSS, include_str!("../static/style.css")),
     ("common.js", JS, include_str!("../static/common.js")),
     ("mines.js", JS, include_str!("../static/mines.js")),
     ("jumpin.js", JS, include_str!("../static/jumpin.js")),
     ("tiles.js", JS, include_str!("../static/tiles.js")),
+    ("battle.js", JS, include_str!("../static/battle.js")),
 ];
 
 const HTML: &str = "text/html; charset=utf-8";

@@ -11,11 +11,13 @@
 //! - [`jumpin`]: the Jump In' routes (challenges, generated puzzles, moves,
 //!   hints, the optimal solution);
 //! - [`tiles`]: the Sheep a Sheep routes (generated or captured levels,
-//!   clicks, undo, the solver's verdict and its line).
+//!   clicks, undo, the solver's verdict and its line);
+//! - [`battle`]: two-player Minesweeper (a person against an AI, or two AIs).
 //!
 //! The protocol is documented in `docs/web.md`.
 
 pub mod assets;
+pub mod battle;
 pub mod error;
 pub mod jumpin;
 pub mod mines;

@@ -2,7 +2,7 @@
 
 use crate::error::ApiError;
 use crate::sessions::Store;
-use crate::{assets, jumpin, mines, tiles};
+use crate::{assets, battle, jumpin, mines, tiles};
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{HeaderValue, Method, Uri, header};
@@ -85,10 +85,12 @@ pub fn app(state: AppRef) -> Router {
         .route("/mines", get(|| async { assets::page("mines") }))
         .route("/jumpin", get(|| async { assets::page("jumpin") }))
         .route("/tiles", get(|| async { assets::page("tiles") }))
+        .route("/battle", get(|| async { assets::page("battle") }))
         .route("/static/{name}", get(assets::asset))
         .nest("/api/mines", mines::routes())
         .nest("/api/jumpin", jumpin::routes())
         .nest("/api/tiles", tiles::routes())
+        .nest("/api/battle", battle::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

@@ -15,6 +15,7 @@ pub enum Game {
     Mines(arcade_mines::human::HumanGame),
     Jumpin(arcade_jumpin::play::JumpinGame),
     Tiles(arcade_tiles::play::TilesGame),
+    Battle(arcade_mines::battle::live::LiveBattle),
 }
 
 impl Game {
@@ -23,6 +24,7 @@ impl Game {
             Game::Mines(_) => "mines",
             Game::Jumpin(_) => "jumpin",
             Game::Tiles(_) => "tiles",
+            Game::Battle(_) => "battle",
         }
     }
 }

@@ -14,6 +14,7 @@ async fn every_page_and_asset_is_served_with_its_type() {
         ("/mines", "text/html"),
         ("/jumpin", "text/html"),
         ("/tiles", "text/html"),
+        ("/battle", "text/html"),
         ("/static/style.css", "text/css"),
         ("/static/mines.js", "text/javascript"),
     ] {
@@ -178,4 +179,29 @@ async fn expired_sessions_are_gone() {
     tokio::time::sleep(std::time::Duration::from_millis(80)).await;
     let (status, body) = post(&app, &format!("/api/mines/{id}/state"), json!({})).await;
     assert_error(status, &body, StatusCode::NOT_FOUND, "expired");
+}
+
+/// Every page links to every game, and every local link resolves.
+#[tokio::test]
+async fn pages_link_to_each_other() {
+    let app = router();
+    for page in ["/", "/mines", "/jumpin", "/tiles", "/battle"] {
+        let (_, html) = get(&app, page).await;
+        for target in [
+            "/mines",
+            "/jumpin",
+            "/tiles",
+            "/battle",
+            "/static/style.css",
+        ] {
+            assert!(
+                html.contains(&format!("href=\"{target}\"")),
+                "{page} lacks {target}"
+            );
+        }
+        for src in html.split("src=\"").skip(1) {
+            let path = src.split('"').next().unwrap();
+            assert_eq!(get(&app, path).await.0, StatusCode::OK, "{page}: {path}");
+        }
+    }
 }

@@ -1,5 +1,6 @@
 //! Integration tests, one binary per crate (one module per area).
 
+mod battle;
 mod common;
 mod jumpin;
 mod mines;
