@@ -83,6 +83,10 @@ pub struct TilesVerdict {
 pub struct TilesGame {
     level: Level,
     clicks: Vec<usize>,
+    /// A winning line from here, last click first, when known: following
+    /// a winning line keeps the rest of it winning, so a player who clicks
+    /// the hint needs no new search.
+    line: Option<Vec<usize>>,
 }
 
 impl TilesGame {
@@ -90,6 +94,7 @@ impl TilesGame {
         TilesGame {
             level,
             clicks: Vec::new(),
+            line: None,
         }
     }
 
@@ -135,16 +140,24 @@ impl TilesGame {
             return Err(PlayError::Covered(tile));
         }
         self.clicks.push(tile);
+        match &mut self.line {
+            Some(line) if line.last() == Some(&tile) => {
+                line.pop();
+            }
+            _ => self.line = None,
+        }
         Ok(self.status())
     }
 
     /// Takes back the last click (a lost game too); `false` at the start.
     pub fn undo(&mut self) -> bool {
+        self.line = None;
         self.clicks.pop().is_some()
     }
 
-    /// Decides the current position within `limits`.
-    pub fn verdict(&self, limits: &Limits) -> TilesVerdict {
+    /// Decides the current position within `limits` (at once when the
+    /// clicks so far followed a winning line found earlier).
+    pub fn verdict(&mut self, limits: &Limits) -> TilesVerdict {
         let mut v = TilesVerdict {
             verdict: String::new(),
             proof: None,
@@ -166,6 +179,12 @@ impl TilesGame {
             }
             TilesStatus::Playing => {}
         }
+        if let Some(line) = &self.line {
+            v.verdict = "winnable".into();
+            v.hint = line.last().copied();
+            v.solution = Some(line.iter().rev().copied().collect());
+            return v;
+        }
         let out = solve_from(&self.level, &self.clicks, limits)
             .expect("a game's clicks are legal: click() checks each");
         v.nodes = out.nodes;
@@ -174,6 +193,7 @@ impl TilesGame {
             Verdict::Solved(line) => {
                 v.verdict = "winnable".into();
                 v.hint = line.first().copied();
+                self.line = Some(line.iter().rev().copied().collect());
                 v.solution = Some(line);
             }
             Verdict::Unsolvable(proof) => {

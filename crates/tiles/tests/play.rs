@@ -98,6 +98,16 @@ fn following_the_hints_wins_a_constructed_level() {
     while game.status() == TilesStatus::Playing {
         let v = game.verdict(&limits);
         assert_eq!(v.verdict, "winnable");
+        if game.clicks().len() % 40 == 20 {
+            // The remembered line agrees with a fresh search.
+            let mut fresh = TilesGame::new(game.level().clone());
+            for &c in game.clicks() {
+                fresh.click(c).unwrap();
+            }
+            let w = fresh.verdict(&limits);
+            assert_eq!(w.verdict, "winnable");
+            assert!(w.nodes > 0);
+        }
         game.click(v.hint.unwrap()).unwrap();
     }
     assert_eq!(game.status(), TilesStatus::Won);

@@ -24,7 +24,7 @@ async fn a_generated_level_is_the_library_level() {
     )
     .await;
     let level = construct(&Classic::new(12), 7, 0.7, 9).unwrap().level;
-    let game = TilesGame::new(level);
+    let mut game = TilesGame::new(level);
     assert_eq!(v["view"], serde_json::to_value(game.view()).unwrap());
     assert_eq!(v["verdict"]["verdict"], "winnable");
     assert_eq!(
