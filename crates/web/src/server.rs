@@ -117,14 +117,33 @@ async fn method_not_allowed(method: Method) -> ApiError {
 /// Refuses requests beyond `max_in_flight` at once with 429.
 async fn flood_limit(State(state): State<AppRef>, req: Request, next: Next) -> Response {
     let limit = state.config.max_in_flight;
-    let now = state.in_flight.fetch_add(1, Ordering::AcqRel);
-    let response = if now >= limit {
-        ApiError::Flood(limit).into_response()
-    } else {
-        next.run(req).await
-    };
-    state.in_flight.fetch_sub(1, Ordering::AcqRel);
-    response
+    let _slot = InFlight::enter(&state.in_flight);
+    if _slot.before >= limit {
+        return ApiError::Flood(limit).into_response();
+    }
+    next.run(req).await
+}
+
+/// One request counted in flight until dropped, also when the client goes
+/// away and the request's future is dropped half way.
+struct InFlight<'a> {
+    count: &'a AtomicUsize,
+    before: usize,
+}
+
+impl<'a> InFlight<'a> {
+    fn enter(count: &'a AtomicUsize) -> InFlight<'a> {
+        InFlight {
+            before: count.fetch_add(1, Ordering::AcqRel),
+            count,
+        }
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.count.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 /// Binds `config.bind` and serves until Ctrl-C; `ready` is called with the

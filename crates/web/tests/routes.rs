@@ -205,3 +205,26 @@ async fn pages_link_to_each_other() {
         }
     }
 }
+
+/// A request dropped half way (the client went away) leaves no slot taken:
+/// with a limit of one in flight, later requests still pass.
+#[tokio::test]
+async fn dropped_requests_free_their_slot() {
+    let app = router_with(ServeConfig {
+        max_in_flight: 1,
+        ..ServeConfig::default()
+    });
+    // A puzzle search of about 2 s on the blocking pool, abandoned after 50 ms.
+    let body = json!({"generate": {"moves": 60, "rabbits": 4, "foxes": 3, "mushrooms": 0}});
+    let req = Request::post("/api/jumpin/new")
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let pending = tower::ServiceExt::oneshot(app.clone(), req);
+    let abandoned = tokio::time::timeout(std::time::Duration::from_millis(50), pending).await;
+    assert!(abandoned.is_err(), "the search finished within 50 ms");
+    for _ in 0..3 {
+        let (status, v) = post(&app, "/api/mines/new", json!({"level": "beginner"})).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+}
