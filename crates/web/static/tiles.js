@@ -7,6 +7,33 @@ const UNIT = 6; // pixels per level unit (a classic tile is 8 units)
 
 function colour(kind) { return `hsl(${(kind * 67) % 360}, 70%, 72%)`; }
 
+/** Lays out every tile of a level once (its bounding box fixes the scale). */
+function build(board, tiles) {
+  board.innerHTML = "";
+  T.els = new Map();
+  if (!tiles.length) { board.style.height = "40px"; return; }
+  const minX = Math.min(...tiles.map((t) => t.x)), minY = Math.min(...tiles.map((t) => t.y));
+  const maxX = Math.max(...tiles.map((t) => t.x + t.w)), maxY = Math.max(...tiles.map((t) => t.y + t.h));
+  const avail = Math.max(280, Math.min(board.parentElement.clientWidth || 800, 900) - 16);
+  const unit = Math.min(UNIT, avail / (maxX - minX));
+  board.style.width = `${(maxX - minX) * unit + 16}px`;
+  board.style.height = `${(maxY - minY) * unit + 16}px`;
+  for (const t of tiles) {
+    const el = document.createElement("button");
+    el.style.left = `${(t.x - minX) * unit + 8}px`;
+    el.style.top = `${(t.y - minY) * unit + 8}px`;
+    el.style.width = `${t.w * unit - 2}px`;
+    el.style.height = `${t.h * unit - 2}px`;
+    el.style.zIndex = String(t.layer + 1);
+    el.style.background = colour(t.kind);
+    el.textContent = String(t.kind);
+    el.dataset.id = t.id;
+    el.dataset.kind = t.kind;
+    board.appendChild(el);
+    T.els.set(t.id, el);
+  }
+}
+
 async function newLevel() {
   T.solving = false;
   const body = { source: $("#source").value };
@@ -35,38 +62,24 @@ async function send(action, body) {
 }
 
 function show(st) {
+  const fresh = T.id !== st.session || !T.els;
   T.id = st.session;
   T.view = st.view;
   T.verdict = st.verdict;
   const v = st.view;
   const board = $("#board");
-  board.innerHTML = "";
-  if (v.tiles.length) {
-    const minX = Math.min(...v.tiles.map((t) => t.x)), minY = Math.min(...v.tiles.map((t) => t.y));
-    const maxX = Math.max(...v.tiles.map((t) => t.x + t.w)), maxY = Math.max(...v.tiles.map((t) => t.y + t.h));
-    const avail = Math.max(280, Math.min(board.parentElement.clientWidth || 800, 900) - 16);
-    const unit = Math.min(UNIT, avail / (maxX - minX));
-    board.style.width = `${(maxX - minX) * unit + 16}px`;
-    board.style.height = `${(maxY - minY) * unit + 16}px`;
-    for (const t of v.tiles) {
-      const el = document.createElement("button");
-      el.className = "tile" + (t.free ? "" : " covered") + (T.hint === t.id ? " hinted" : "");
-      el.style.left = `${(t.x - minX) * unit + 8}px`;
-      el.style.top = `${(t.y - minY) * unit + 8}px`;
-      el.style.width = `${t.w * unit - 2}px`;
-      el.style.height = `${t.h * unit - 2}px`;
-      el.style.zIndex = String(t.layer + 1);
-      el.style.background = colour(t.kind);
-      el.textContent = String(t.kind);
-      el.dataset.id = t.id;
-      el.dataset.kind = t.kind;
-      el.dataset.free = String(t.free);
-      el.tabIndex = t.free ? 0 : -1;
-      el.setAttribute("aria-label", `tile ${t.kind}${t.free ? "" : " (covered)"}`);
-      board.appendChild(el);
-    }
-  } else {
-    board.style.height = "40px";
+  if (fresh || v.tiles.length > T.els.size) build(board, v.tiles);
+  // Update the tiles in place: drop the gone ones, refresh free and hint.
+  const present = new Set(v.tiles.map((t) => t.id));
+  for (const [id, el] of T.els) {
+    if (!present.has(id)) { el.remove(); T.els.delete(id); }
+  }
+  for (const t of v.tiles) {
+    const el = T.els.get(t.id);
+    el.className = "tile" + (t.free ? "" : " covered") + (T.hint === t.id ? " hinted" : "");
+    el.dataset.free = String(t.free);
+    el.tabIndex = t.free ? 0 : -1;
+    el.setAttribute("aria-label", `tile ${t.kind}${t.free ? "" : " (covered)"}`);
   }
   const tray = $("#tray");
   tray.innerHTML = "";
