@@ -11,6 +11,7 @@ mod median;
 mod mines;
 mod output;
 mod run_options;
+mod serve;
 mod sketch;
 mod tetris;
 mod tiles;
@@ -64,6 +65,10 @@ enum Game {
     /// Flappy Bird: deterministic environment, heuristic and neural policies, CPU training.
     #[command(subcommand)]
     Flappy(flappy::Command),
+    /// The web arena: play the games in a browser, with the solvers beside you.
+    ///
+    /// Example: arcade serve --port 8080 --open
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -84,6 +89,7 @@ fn main() -> ExitCode {
         Game::Sketch(args) => sketch::run(args),
         Game::Tiles(cmd) => tiles::run(cmd),
         Game::Flappy(cmd) => flappy::run(cmd),
+        Game::Serve(args) => serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -9,5 +9,6 @@ mod geek;
 mod jumpin;
 mod median;
 mod mines;
+mod serve;
 mod sketch;
 mod tiles;

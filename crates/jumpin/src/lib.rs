@@ -14,7 +14,9 @@
 //! - [`generate`]: new puzzles with a chosen optimal solution length;
 //! - [`challenges`], [`bench`](mod@bench): lists of challenges with known minimum move
 //!   counts, and timing the solver on them;
-//! - [`report`]: what each command answers, as typed, serialisable reports.
+//! - [`report`]: what each command answers, as typed, serialisable reports;
+//! - [`play`]: a puzzle as a person plays it (legal moves of a piece, undo,
+//!   hints).
 
 pub mod bench;
 pub mod challenges;
@@ -23,6 +25,7 @@ pub mod geometry;
 pub mod hardest;
 pub mod index;
 pub mod parse;
+pub mod play;
 pub mod position;
 pub mod report;
 pub mod retrograde;

@@ -5,4 +5,5 @@ mod challenges;
 mod common;
 mod hardest;
 mod parse;
+mod play;
 mod rules;

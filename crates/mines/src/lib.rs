@@ -11,7 +11,8 @@
 //!   [`fifty`], forced 50/50s to guess at once, and [`endgame`], exhaustive
 //!   search for the move most likely to win;
 //! - [`report`]: one position analysed for display ([`analyze_report`]);
-//! - [`play`]: a whole game; [`bench`]: seeded win-rate benchmarks;
+//! - [`play`]: a whole game; [`human`]: a game as a person plays it (flags,
+//!   chords); [`bench`]: seeded win-rate benchmarks;
 //! - [`reference`]: brute-force enumeration the engine is tested against.
 
 pub mod battle;
@@ -24,6 +25,7 @@ pub mod fifty;
 mod frontier;
 pub mod game;
 pub mod grid;
+pub mod human;
 pub mod outcome;
 pub mod play;
 pub mod position;

@@ -8,5 +8,7 @@ mod common;
 mod deduce;
 mod endgame;
 mod fifty;
+mod human;
+mod live_battle;
 mod probability;
 mod solver;

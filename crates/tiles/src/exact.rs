@@ -121,27 +121,55 @@ pub struct Outcome {
 
 /// Decides `level` within `limits`.
 pub fn solve(level: &Level, limits: &Limits) -> Outcome {
+    solve_from(level, &[], limits).expect("no clicks are a legal start")
+}
+
+/// Decides whether `level` can still be cleared after `clicks` (tile ids, as
+/// played); a solution lists the clicks after them. `None` when `clicks` is
+/// not a legal sequence (a tile taken twice or while covered). After a
+/// click that filled the tray the answer is "unsolvable".
+pub fn solve_from(level: &Level, clicks: &[usize], limits: &Limits) -> Option<Outcome> {
     let start = Instant::now();
     if let Some((label, count)) = level.uneven_kind() {
-        return Outcome {
+        return Some(Outcome {
             verdict: Verdict::Unsolvable(Proof::TileCounts { label, count }),
             nodes: 0,
             seconds: start.elapsed().as_secs_f64(),
             best_taken: 0,
-        };
+        });
     }
     let mut search = Search::new(level, limits, start);
+    for &t in clicks {
+        if t >= level.len() || !search.board.is_free(t) {
+            return None;
+        }
+        if search.play(t as u32) == Click::Overflow {
+            return Some(Outcome {
+                verdict: Verdict::Unsolvable(Proof::Search),
+                nodes: 0,
+                seconds: start.elapsed().as_secs_f64(),
+                best_taken: level.len() - search.board.remaining(),
+            });
+        }
+    }
+    search.base = search.path.len();
+    search.base_hash = search.hash;
     let verdict = match search.run_with_restarts() {
-        Ok(true) => Verdict::Solved(search.path.iter().map(|&t| t as usize).collect()),
+        Ok(true) => Verdict::Solved(
+            search.path[search.base..]
+                .iter()
+                .map(|&t| t as usize)
+                .collect(),
+        ),
         Ok(false) => Verdict::Unsolvable(Proof::Search),
         Err(limit) => Verdict::Unknown(limit),
     };
-    Outcome {
+    Some(Outcome {
         verdict,
         nodes: search.nodes,
         seconds: start.elapsed().as_secs_f64(),
         best_taken: search.best_taken,
-    }
+    })
 }
 
 /// A position being expanded: its moves are `moves[start..end]`, the next
@@ -169,6 +197,9 @@ struct Search<'a> {
     /// Tiles with the same type and the same covered tiles share a class.
     class: Vec<u32>,
     path: Vec<u32>,
+    /// Clicks given before the search (`solve_from`), kept by restarts.
+    base: usize,
+    base_hash: u128,
     moves: Vec<u32>,
     nodes: u64,
     best_taken: usize,
@@ -236,6 +267,8 @@ impl<'a> Search<'a> {
             table: DeadTable::new(limits.table_keys),
             class: symmetry_classes(level),
             path: Vec::with_capacity(level.len()),
+            base: 0,
+            base_hash: 0,
             moves: Vec::new(),
             nodes: 0,
             best_taken: 0,
@@ -274,13 +307,13 @@ impl<'a> Search<'a> {
         unreachable!("the loop returns")
     }
 
-    /// Back to the start position, keeping the table.
+    /// Back to the start position (after the given clicks), keeping the table.
     fn reset(&mut self) {
-        while !self.path.is_empty() {
+        while self.path.len() > self.base {
             self.unplay();
         }
         self.moves.clear();
-        debug_assert_eq!(self.hash, 0);
+        debug_assert_eq!(self.hash, self.base_hash);
     }
 
     fn play(&mut self, t: u32) -> Click {

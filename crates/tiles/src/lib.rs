@@ -12,6 +12,8 @@
 //!   [`evolve`]: the published DE-swap approach, for comparison;
 //! - [`report`]: what `solve` and `check` answer, as typed reports;
 //!   [`generated`]: generate-then-verify and the generated level's `meta`;
+//! - [`play`]: a level as a person plays it (clicks, tray, undo, the
+//!   solver's verdict and hint after every click);
 //! - [`bench`]: many classic levels through the players and the generators,
 //!   streamed and shardable.
 
@@ -29,6 +31,7 @@ pub mod greedy;
 pub mod layout;
 pub mod level;
 pub mod load;
+pub mod play;
 pub mod report;
 #[cfg(test)]
 mod rng_walk;
@@ -36,7 +39,7 @@ mod table;
 
 pub use board::{Board, Click};
 pub use check::{Ending, Replay, replay};
-pub use exact::{Limits, Outcome, Verdict, solve};
+pub use exact::{Limits, Outcome, Verdict, solve, solve_from};
 pub use generated::{GenerateConfig, GeneratedLevel, generate_verified};
 pub use greedy::{Playout, play_greedy};
 pub use level::{Level, Rect, Tile};

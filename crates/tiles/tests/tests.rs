@@ -1,4 +1,5 @@
 //! Integration tests, one binary per crate (one module per area), so a
 //! test run links one executable instead of one per file.
 
+mod play;
 mod real_level;

@@ -6,11 +6,13 @@
 //! - [`ai`]: the players `rule`, `greedy` and `ev`;
 //! - [`ev`]: the expected-value search behind `ev`, built on the
 //!   crate's exact probabilities ([`crate::analyze`], [`crate::outcomes`]);
-//! - [`arena`]: seeded matches with alternating seats.
+//! - [`arena`]: seeded matches with alternating seats;
+//! - [`live`]: one battle driven move by move (people and AIs), for front ends.
 
 pub mod ai;
 pub mod arena;
 pub mod ev;
+pub mod live;
 pub mod rules;
 
 pub use ai::Ai;

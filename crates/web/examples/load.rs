@@ -1,0 +1,273 @@
+//! Load generator for `arcade serve`, bounded in time and loopback only.
+//!
+//! ```text
+//! cargo run --release -p arcade-web --example load -- URL SCENARIO SESSIONS SECONDS
+//! ```
+//!
+//! - `mines`: each session plays expert games with the probability overlay:
+//!   every request reveals the analyser's best move and asks for the new
+//!   analysis (a new game when one ends);
+//! - `tiles`: each session plays a generated level (16 layers, difficulty
+//!   0.5): every request clicks the solver's hint and gets the new verdict;
+//! - `tiles-random`: the same levels, but every request clicks a random free
+//!   tile (a fresh search for each verdict) and undoes a click proved lost;
+//! - `open`: opens SESSIONS expert games (one reveal each), then stops (for
+//!   the memory measurement; SECONDS bounds it).
+//!
+//! Each session is one keep-alive connection sending its next request when
+//! the last is answered. Prints requests, errors and latency percentiles.
+
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+
+/// One keep-alive HTTP/1.1 connection speaking JSON.
+struct Client {
+    stream: BufReader<TcpStream>,
+}
+
+impl Client {
+    async fn connect(addr: SocketAddr) -> std::io::Result<Client> {
+        let s = TcpStream::connect(addr).await?;
+        s.set_nodelay(true)?;
+        Ok(Client {
+            stream: BufReader::new(s),
+        })
+    }
+
+    /// POSTs `body`; returns the status and the answer, parsed as `light`
+    /// says.
+    async fn post(
+        &mut self,
+        path: &str,
+        body: &Value,
+        light: bool,
+    ) -> std::io::Result<(u16, Value)> {
+        let body = body.to_string();
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        let s = self.stream.get_mut();
+        s.write_all(head.as_bytes()).await?;
+        s.write_all(body.as_bytes()).await?;
+        let mut line = String::new();
+        self.stream.read_line(&mut line).await?;
+        let status: u16 = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| std::io::Error::other(format!("bad status line {line:?}")))?;
+        let mut length = 0;
+        loop {
+            line.clear();
+            self.stream.read_line(&mut line).await?;
+            let l = line.trim_end();
+            if l.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = l.split_once(':')
+                && k.eq_ignore_ascii_case("content-length")
+            {
+                length = v.trim().parse().unwrap_or(0);
+            }
+        }
+        let mut buf = vec![0; length];
+        self.stream.read_exact(&mut buf).await?;
+        Ok((status, parse(&buf, light)))
+    }
+}
+
+/// What the `tiles` loop reads of an answer.
+#[derive(serde::Deserialize)]
+struct TilesLight {
+    session: String,
+    verdict: HintLight,
+}
+
+#[derive(serde::Deserialize)]
+struct HintLight {
+    hint: Option<u64>,
+}
+
+/// The answer as JSON; with `light`, only the session and the hint (serde
+/// skips the rest without building it), so that the load generator's own
+/// parsing takes less of the two cores it shares with the server.
+fn parse(buf: &[u8], light: bool) -> Value {
+    if light {
+        return match serde_json::from_slice::<TilesLight>(buf) {
+            Ok(t) => json!({"session": t.session, "verdict": {"hint": t.verdict.hint}}),
+            Err(_) => Value::Null,
+        };
+    }
+    serde_json::from_slice(buf).unwrap_or(Value::Null)
+}
+
+#[derive(Default)]
+struct Tally {
+    latencies: Vec<Duration>,
+    errors: usize,
+}
+
+/// The timed request loop of one session until `deadline`.
+async fn session(addr: SocketAddr, scenario: String, k: u64, deadline: Instant) -> Tally {
+    let mut t = Tally::default();
+    let Ok(mut c) = Client::connect(addr).await else {
+        t.errors += 1;
+        return t;
+    };
+    let mut game = 0u64;
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64 ^ k.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    'games: while Instant::now() < deadline {
+        let seed = k * 1000 + game;
+        game += 1;
+        let (path, body) = match scenario.as_str() {
+            "tiles" | "tiles-random" => (
+                "/api/tiles/new",
+                json!({"source": "generate", "layers": 16, "seed": seed}),
+            ),
+            _ => (
+                "/api/mines/new",
+                json!({"level": "expert", "seed": seed, "analyze": true}),
+            ),
+        };
+        let light = scenario == "tiles";
+        let Ok((200, mut state)) = c.post(path, &body, light).await else {
+            t.errors += 1;
+            continue;
+        };
+        let id = state["session"].as_str().unwrap_or_default().to_string();
+        while Instant::now() < deadline {
+            let (path, body) = match scenario.as_str() {
+                "tiles" => {
+                    let Some(tile) = state["verdict"]["hint"].as_u64() else {
+                        continue 'games;
+                    };
+                    (format!("/api/tiles/{id}/click"), json!({"tile": tile}))
+                }
+                "tiles-random" => {
+                    if state["view"]["status"] != "playing" {
+                        continue 'games;
+                    }
+                    if state["verdict"]["verdict"] == "lost" {
+                        (format!("/api/tiles/{id}/undo"), json!({}))
+                    } else {
+                        let free: Vec<u64> = state["view"]["tiles"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .filter(|t| t["free"] == true)
+                            .filter_map(|t| t["id"].as_u64())
+                            .collect();
+                        rng ^= rng << 13;
+                        rng ^= rng >> 7;
+                        rng ^= rng << 17;
+                        let tile = free[(rng % free.len() as u64) as usize];
+                        (format!("/api/tiles/{id}/click"), json!({"tile": tile}))
+                    }
+                }
+                _ => {
+                    let best = &state["analysis"]["best"];
+                    let (x, y) = match (best[0].as_u64(), best[1].as_u64()) {
+                        (Some(x), Some(y)) => (x, y),
+                        _ => (0, 0),
+                    };
+                    if state["view"]["status"] == "won" || state["view"]["status"] == "lost" {
+                        continue 'games;
+                    }
+                    (
+                        format!("/api/mines/{id}/reveal"),
+                        json!({"x": x, "y": y, "analyze": true}),
+                    )
+                }
+            };
+            let start = Instant::now();
+            match c.post(&path, &body, light).await {
+                Ok((200, next)) => {
+                    t.latencies.push(start.elapsed());
+                    state = next;
+                }
+                _ => {
+                    t.errors += 1;
+                    continue 'games;
+                }
+            }
+            if scenario == "open" {
+                return t;
+            }
+        }
+    }
+    t
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i].as_secs_f64() * 1e3
+}
+
+#[tokio::main]
+async fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [url, scenario, sessions, seconds] = &args[..] else {
+        eprintln!("usage: load URL mines|tiles|open SESSIONS SECONDS");
+        std::process::exit(2);
+    };
+    let addr: SocketAddr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .expect("URL as http://IP:PORT/");
+    assert!(
+        addr.ip().is_loopback(),
+        "the load generator only targets loopback"
+    );
+    let sessions: u64 = sessions.parse().expect("SESSIONS");
+    let seconds: f64 = seconds.parse().expect("SECONDS");
+    assert!(seconds <= 600.0, "at most 600 seconds");
+    let deadline = Instant::now() + Duration::from_secs_f64(seconds);
+    let start = Instant::now();
+    let mut all = Tally::default();
+    if scenario == "open" {
+        // Opened in waves of 50 connections, each one game then closed.
+        let mut k = 0;
+        while k < sessions && Instant::now() < deadline {
+            let wave: Vec<_> = (k..(k + 50).min(sessions))
+                .map(|i| tokio::spawn(session(addr, scenario.clone(), i, deadline)))
+                .collect();
+            k += wave.len() as u64;
+            for w in wave {
+                let t = w.await.expect("session task");
+                all.latencies.extend(t.latencies);
+                all.errors += t.errors;
+            }
+        }
+    } else {
+        let tasks: Vec<_> = (0..sessions)
+            .map(|i| tokio::spawn(session(addr, scenario.clone(), i, deadline)))
+            .collect();
+        for task in tasks {
+            let t = task.await.expect("session task");
+            all.latencies.extend(t.latencies);
+            all.errors += t.errors;
+        }
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    all.latencies.sort();
+    println!(
+        "{scenario} sessions={sessions} requests={} errors={} seconds={elapsed:.1} rate={:.0}/s p50={:.2}ms p90={:.2}ms p99={:.2}ms max={:.2}ms",
+        all.latencies.len(),
+        all.errors,
+        all.latencies.len() as f64 / elapsed,
+        percentile(&all.latencies, 0.5),
+        percentile(&all.latencies, 0.9),
+        percentile(&all.latencies, 0.99),
+        all.latencies
+            .last()
+            .map_or(f64::NAN, |d| d.as_secs_f64() * 1e3),
+    );
+}

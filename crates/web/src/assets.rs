@@ -1,0 +1,49 @@
+//! The pages, styles and scripts, embedded in the binary: the server serves
+//! these and nothing else from disk.
+
+use crate::error::ApiError;
+use axum::extract::Path;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+
+/// `(name, content type, bytes)` of every embedded file.
+const FILES: &[(&str, &str, &str)] = &[
+    ("index.html", HTML, include_str!("../static/index.html")),
+    ("mines.html", HTML, include_str!("../static/mines.html")),
+    ("jumpin.html", HTML, include_str!("../static/jumpin.html")),
+    ("tiles.html", HTML, include_str!("../static/tiles.html")),
+    ("battle.html", HTML, include_str!("../static/battle.html")),
+    ("style.css", CSS, include_str!("../static/style.css")),
+    ("common.js", JS, include_str!("../static/common.js")),
+    ("mines.js", JS, include_str!("../static/mines.js")),
+    ("jumpin.js", JS, include_str!("../static/jumpin.js")),
+    ("tiles.js", JS, include_str!("../static/tiles.js")),
+    ("battle.js", JS, include_str!("../static/battle.js")),
+];
+
+const HTML: &str = "text/html; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+
+fn file(name: &str) -> Result<Response, ApiError> {
+    let (_, kind, body) = FILES
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .ok_or_else(|| ApiError::NotFound(format!("/static/{}", name.escape_debug())))?;
+    Ok(([(header::CONTENT_TYPE, *kind)], *body).into_response())
+}
+
+/// A page by its route name (`/mines` serves `mines.html`).
+pub fn page(name: &str) -> Result<Response, ApiError> {
+    file(&format!("{name}.html"))
+}
+
+/// `GET /static/{name}`: a style sheet or script.
+pub async fn asset(Path(name): Path<String>) -> Result<Response, ApiError> {
+    file(&name)
+}
+
+/// The names of the embedded files, for tests.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    FILES.iter().map(|(n, _, _)| *n)
+}

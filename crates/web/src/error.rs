@@ -1,0 +1,113 @@
+//! The error policy: every bad request is a 4xx whose body is one line of
+//! JSON, `{"error": "..."}`; nothing a client sends can panic the server.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use thiserror::Error;
+
+/// Why a request was refused.
+#[derive(Debug, Error)]
+pub enum ApiError {
+    /// Malformed JSON, a bad field, an impossible move.
+    #[error("{0}")]
+    BadRequest(String),
+    /// A body that is not the JSON asked for, with the status axum chose
+    /// (400 syntax, 415 content type, 422 wrong fields).
+    #[error("{message}")]
+    BadJson { status: StatusCode, message: String },
+    #[error("no such session {0:?} (it may have expired; start a new game)")]
+    UnknownSession(String),
+    #[error("session {id:?} is a {actual} game, not {expected}")]
+    WrongGame {
+        id: String,
+        actual: &'static str,
+        expected: &'static str,
+    },
+    #[error("no such page: {0}")]
+    NotFound(String),
+    #[error("method {0} is not allowed here")]
+    MethodNotAllowed(String),
+    #[error("request body too large (limit {0} bytes)")]
+    TooLarge(usize),
+    #[error("{0}")]
+    Unprocessable(String),
+    #[error("too many requests at once (limit {0}); try again")]
+    Flood(usize),
+    #[error("the computation took longer than {0} s")]
+    Timeout(u64),
+}
+
+impl ApiError {
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::BadJson { status, .. } => *status,
+            ApiError::UnknownSession(_) | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::WrongGame { .. } => StatusCode::CONFLICT,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Unprocessable(_) | ApiError::Timeout(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Flood(_) => StatusCode::TOO_MANY_REQUESTS,
+        }
+    }
+
+    /// A 400 from any error's one-line message.
+    pub fn bad(e: impl std::fmt::Display) -> ApiError {
+        ApiError::BadRequest(e.to_string())
+    }
+
+    /// A 422 (well-formed but impossible, e.g. a contradictory position).
+    pub fn unprocessable(e: impl std::fmt::Display) -> ApiError {
+        ApiError::Unprocessable(e.to_string())
+    }
+}
+
+#[derive(Serialize)]
+struct ErrorBody {
+    error: String,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody {
+            error: self.to_string(),
+        };
+        (self.status(), axum::Json(body)).into_response()
+    }
+}
+
+/// A JSON body whose every rejection (syntax, wrong fields, wrong content
+/// type, too large) is an [`ApiError`] with a one-line message.
+pub struct ApiJson<T>(pub T);
+
+impl<S, T> FromRequest<S> for ApiJson<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        match axum::Json::<T>::from_request(req, state).await {
+            Ok(axum::Json(v)) => Ok(ApiJson(v)),
+            Err(rejection) => Err(from_rejection(rejection)),
+        }
+    }
+}
+
+fn from_rejection(r: JsonRejection) -> ApiError {
+    if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return ApiError::TooLarge(crate::server::MAX_BODY_BYTES);
+    }
+    // axum's text may span lines (serde's context); keep one line.
+    ApiError::BadJson {
+        status: r.status(),
+        message: r.body_text().replace('\n', " "),
+    }
+}
+
+pub type ApiResult<T> = Result<axum::Json<T>, ApiError>;

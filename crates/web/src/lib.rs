@@ -1,0 +1,28 @@
+//! `arcade serve`: the web arena. The browser sends moves as JSON, the
+//! server holds each game in a session and answers with the library's own
+//! serialised types (the views, the analyser's and solvers' reports).
+//!
+//! - [`server`]: the router, limits (body size, requests in flight) and
+//!   [`serve`];
+//! - [`sessions`]: games by id, idle expiry, a cap;
+//! - [`error`]: the one error policy (a 4xx with `{"error": "..."}`);
+//! - [`assets`]: the embedded pages, styles and scripts;
+//! - [`mines`]: the Minesweeper routes (play, overlay, hint, AI, analyse);
+//! - [`jumpin`]: the Jump In' routes (challenges, generated puzzles, moves,
+//!   hints, the optimal solution);
+//! - [`tiles`]: the Sheep a Sheep routes (generated or captured levels,
+//!   clicks, undo, the solver's verdict and its line);
+//! - [`battle`]: two-player Minesweeper (a person against an AI, or two AIs).
+//!
+//! The protocol is documented in `docs/web.md`.
+
+pub mod assets;
+pub mod battle;
+pub mod error;
+pub mod jumpin;
+pub mod mines;
+pub mod server;
+pub mod sessions;
+pub mod tiles;
+
+pub use server::{AppState, ServeConfig, app, serve};

@@ -1,0 +1,175 @@
+//! The router, its limits, and the listening loop.
+
+use crate::error::ApiError;
+use crate::sessions::Store;
+use crate::{assets, battle, jumpin, mines, tiles};
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{HeaderValue, Method, Uri, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+/// Largest request body: positions and moves are small.
+pub const MAX_BODY_BYTES: usize = 64 << 10;
+
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    pub bind: SocketAddr,
+    /// A session unused this long is dropped.
+    pub session_ttl: Duration,
+    /// At most this many sessions; the least recently used goes first.
+    pub max_sessions: usize,
+    /// Requests handled at once; more get 429.
+    pub max_in_flight: usize,
+    /// Bound on one solver or analyser call.
+    pub compute_timeout: Duration,
+}
+
+impl Default for ServeConfig {
+    fn default() -> ServeConfig {
+        ServeConfig {
+            bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            session_ttl: Duration::from_secs(30 * 60),
+            max_sessions: 2000,
+            max_in_flight: 512,
+            compute_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// What every handler shares.
+pub struct AppState {
+    pub sessions: Store,
+    pub config: ServeConfig,
+    in_flight: AtomicUsize,
+}
+
+pub type AppRef = Arc<AppState>;
+
+impl AppState {
+    pub fn new(config: ServeConfig) -> AppRef {
+        Arc::new(AppState {
+            sessions: Store::new(config.session_ttl, config.max_sessions),
+            in_flight: AtomicUsize::new(0),
+            config,
+        })
+    }
+
+    /// Runs CPU-heavy `work` on the blocking pool, bounded in time.
+    pub async fn compute<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let limit = self.config.compute_timeout;
+        match tokio::time::timeout(limit, tokio::task::spawn_blocking(work)).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(join)) => Err(ApiError::Unprocessable(format!(
+                "the computation failed: {join}"
+            ))),
+            Err(_) => Err(ApiError::Timeout(limit.as_secs())),
+        }
+    }
+}
+
+/// The whole application: pages, assets and the JSON API.
+pub fn app(state: AppRef) -> Router {
+    Router::new()
+        .route("/", get(|| async { assets::page("index") }))
+        .route("/mines", get(|| async { assets::page("mines") }))
+        .route("/jumpin", get(|| async { assets::page("jumpin") }))
+        .route("/tiles", get(|| async { assets::page("tiles") }))
+        .route("/battle", get(|| async { assets::page("battle") }))
+        .route("/static/{name}", get(assets::asset))
+        .nest("/api/mines", mines::routes())
+        .nest("/api/jumpin", jumpin::routes())
+        .nest("/api/tiles", tiles::routes())
+        .nest("/api/battle", battle::routes())
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn_with_state(state.clone(), flood_limit))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ))
+        .with_state(state)
+}
+
+async fn not_found(uri: Uri) -> ApiError {
+    ApiError::NotFound(uri.path().chars().take(200).collect())
+}
+
+async fn method_not_allowed(method: Method) -> ApiError {
+    ApiError::MethodNotAllowed(method.to_string())
+}
+
+/// Refuses requests beyond `max_in_flight` at once with 429.
+async fn flood_limit(State(state): State<AppRef>, req: Request, next: Next) -> Response {
+    let limit = state.config.max_in_flight;
+    let _slot = InFlight::enter(&state.in_flight);
+    if _slot.before >= limit {
+        return ApiError::Flood(limit).into_response();
+    }
+    next.run(req).await
+}
+
+/// One request counted in flight until dropped, also when the client goes
+/// away and the request's future is dropped half way.
+struct InFlight<'a> {
+    count: &'a AtomicUsize,
+    before: usize,
+}
+
+impl<'a> InFlight<'a> {
+    fn enter(count: &'a AtomicUsize) -> InFlight<'a> {
+        InFlight {
+            before: count.fetch_add(1, Ordering::AcqRel),
+            count,
+        }
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.count.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Binds `config.bind` and serves until Ctrl-C; `ready` is called with the
+/// bound address (the port may have been 0) before the first request.
+pub fn serve(config: ServeConfig, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(config.bind).await?;
+        ready(listener.local_addr()?);
+        let state = AppState::new(config);
+        tokio::spawn(sweep_forever(state.clone()));
+        axum::serve(listener, app(state))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+    })
+}
+
+/// Drops expired sessions every so often (a tenth of the TTL, 1 s to 60 s).
+async fn sweep_forever(state: AppRef) {
+    let every = (state.sessions.ttl() / 10).clamp(Duration::from_secs(1), Duration::from_secs(60));
+    loop {
+        tokio::time::sleep(every).await;
+        state.sessions.sweep();
+    }
+}

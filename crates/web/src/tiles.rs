@@ -1,0 +1,187 @@
+//! Sheep a Sheep: a generated level (classic layout, the constructor's
+//! difficulty knob, a seed) or the captured level, a [`TilesGame`] per
+//! session, and the exact solver's verdict after every click.
+
+use crate::error::{ApiError, ApiJson, ApiResult};
+use crate::server::AppRef;
+use crate::sessions::{Game, lock};
+use arcade_tiles::capture::{LEVEL_90031, parse_capture};
+use arcade_tiles::exact::Limits;
+use arcade_tiles::generate::construct;
+use arcade_tiles::layout::Classic;
+use arcade_tiles::level::DEFAULT_CAPACITY;
+use arcade_tiles::play::{TilesGame, TilesVerdict, TilesView};
+use axum::Json;
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::routing::post;
+use serde::{Deserialize, Serialize};
+
+/// Layers a generated level may have: 12 hold the 360 tiles, 40 is deep.
+pub const LAYERS: std::ops::RangeInclusive<usize> = 12..=40;
+
+/// The solver's budget for one verdict: an answer in time or "unknown".
+const VERDICT_SECONDS: f64 = 2.0;
+
+pub fn routes() -> Router<AppRef> {
+    Router::new()
+        .route("/new", post(new_game))
+        .route("/{id}/state", post(state))
+        .route("/{id}/click", post(click))
+        .route("/{id}/undo", post(undo))
+        .route("/{id}/step", post(step))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "lowercase")]
+pub enum Source {
+    Generate,
+    Captured,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    pub source: Source,
+    #[serde(default = "default_layers")]
+    pub layers: usize,
+    #[serde(default = "default_difficulty")]
+    pub difficulty: f64,
+    #[serde(default)]
+    pub seed: u64,
+}
+
+fn default_layers() -> usize {
+    16
+}
+fn default_difficulty() -> f64 {
+    0.5
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClickRequest {
+    pub tile: usize,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Empty {}
+
+/// Every answer about a game: the view and the verdict on it.
+#[derive(Serialize)]
+pub struct TilesState {
+    pub session: String,
+    pub view: TilesView,
+    pub verdict: TilesVerdict,
+    /// The tile the solver just clicked (`step`).
+    pub played: Option<usize>,
+}
+
+async fn new_game(
+    State(app): State<AppRef>,
+    ApiJson(req): ApiJson<NewGame>,
+) -> ApiResult<TilesState> {
+    let level = match req.source {
+        Source::Captured => parse_capture(LEVEL_90031, None).map_err(ApiError::unprocessable)?,
+        Source::Generate => {
+            if !LAYERS.contains(&req.layers) {
+                return Err(ApiError::BadRequest(format!(
+                    "layers must be {} to {}, not {}",
+                    LAYERS.start(),
+                    LAYERS.end(),
+                    req.layers
+                )));
+            }
+            let shape = Classic::new(req.layers);
+            let (difficulty, seed) = (req.difficulty, req.seed);
+            app.compute(move || {
+                construct(&shape, DEFAULT_CAPACITY, difficulty, seed)
+                    .map(|g| g.level)
+                    .map_err(ApiError::bad)
+            })
+            .await?
+        }
+    };
+    let id = app.sessions.insert(Game::Tiles(TilesGame::new(level)));
+    act(&app, id, |_| Ok(None)).await
+}
+
+/// Runs `f` on session `id`'s level off the async threads, then answers
+/// with the view and the solver's verdict.
+async fn act(
+    app: &AppRef,
+    id: String,
+    f: impl FnOnce(&mut TilesGame) -> Result<Option<usize>, ApiError> + Send + 'static,
+) -> ApiResult<TilesState> {
+    let shared = app.sessions.get(&id)?;
+    let state = app
+        .compute(move || {
+            let mut guard = lock(&shared);
+            let name = guard.name();
+            let Game::Tiles(game) = &mut *guard else {
+                return Err(ApiError::WrongGame {
+                    id,
+                    actual: name,
+                    expected: "tiles",
+                });
+            };
+            let played = f(game)?;
+            Ok(TilesState {
+                session: id,
+                view: game.view(),
+                verdict: game.verdict(&Limits::seconds(VERDICT_SECONDS)),
+                played,
+            })
+        })
+        .await?;
+    Ok(Json(state))
+}
+
+async fn state(
+    State(app): State<AppRef>,
+    Path(id): Path<String>,
+    ApiJson(_): ApiJson<Empty>,
+) -> ApiResult<TilesState> {
+    act(&app, id, |_| Ok(None)).await
+}
+
+async fn click(
+    State(app): State<AppRef>,
+    Path(id): Path<String>,
+    ApiJson(c): ApiJson<ClickRequest>,
+) -> ApiResult<TilesState> {
+    act(&app, id, move |g| {
+        g.click(c.tile).map_err(ApiError::bad)?;
+        Ok(None)
+    })
+    .await
+}
+
+async fn undo(
+    State(app): State<AppRef>,
+    Path(id): Path<String>,
+    ApiJson(_): ApiJson<Empty>,
+) -> ApiResult<TilesState> {
+    act(&app, id, |g| {
+        g.undo();
+        Ok(None)
+    })
+    .await
+}
+
+/// The solver clicks the next tile of its winning line ("solve it for me").
+async fn step(
+    State(app): State<AppRef>,
+    Path(id): Path<String>,
+    ApiJson(_): ApiJson<Empty>,
+) -> ApiResult<TilesState> {
+    act(&app, id, |g| {
+        let hint = g.verdict(&Limits::seconds(VERDICT_SECONDS)).hint;
+        if let Some(t) = hint {
+            g.click(t).map_err(ApiError::bad)?;
+        }
+        Ok(hint)
+    })
+    .await
+}

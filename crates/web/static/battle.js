@@ -1,0 +1,128 @@
+// Battle page: a person against an AI, or two AIs, on one shared board.
+"use strict";
+
+const B = { id: null, view: null, hint: null, gen: 0, busy: false };
+const msg = $("#msg");
+
+function players() {
+  if ($("#mode").value === "watch") return [$("#aiA").value, $("#aiB").value];
+  const ai = $("#opponent").value;
+  return $("#first").checked ? ["human", ai] : [ai, "human"];
+}
+
+async function newBattle() {
+  const body = { players: players() };
+  const seed = $("#seed").value.trim();
+  if (seed !== "") body.seed = Number(seed);
+  B.gen++;
+  try {
+    const st = await api("/api/battle/new", body);
+    B.hint = null;
+    show(st);
+    say(msg, "");
+    aiLoop(B.gen);
+  } catch (e) { say(msg, e.message, "bad"); }
+}
+
+async function send(action, body) {
+  if (!B.id) return null;
+  try {
+    const st = await api(`/api/battle/${B.id}/${action}`, body || {});
+    show(st);
+    return st;
+  } catch (e) { say(msg, e.message, "bad"); return null; }
+}
+
+const humanTurn = () => B.view && !B.view.over && B.view.players[B.view.to_move] === "human";
+
+/** Lets the AIs move, one move per tick, until a person is to move. */
+async function aiLoop(gen) {
+  while (gen === B.gen && B.view && !B.view.over && !humanTurn()) {
+    await new Promise((r) => setTimeout(r, 1000 / Number($("#speed").value)));
+    if (gen !== B.gen) return;
+    if (!(await send("ai"))) return;
+  }
+}
+
+function show(st) {
+  const v = st.view;
+  const board = $("#board");
+  if (B.id !== st.session || board.children.length !== v.width * v.height) buildBoard(board, v.width, v.height);
+  B.id = st.session; B.view = v;
+  if (st.hint) B.hint = st.hint;
+  const last = (x, y) => v.last.some((m) => m.cell[0] === x && m.cell[1] === y);
+  for (let y = 0; y < v.height; y++) for (let x = 0; x < v.width; x++) {
+    const c = board.children[y * v.width + x];
+    const ch = v.rows[y][x];
+    const marks = [];
+    if (last(x, y)) marks.push("last");
+    if (B.hint && B.hint[0] === x && B.hint[1] === y) marks.push("hinted");
+    if (ch === "A" || ch === "B") {
+      drawCell(c, ".", null, marks);
+      c.className += " open cap" + ch;
+      c.dataset.c = ch;
+    } else drawCell(c, ch, null, marks);
+  }
+  $("#nameA").textContent = v.players[0]; $("#nameB").textContent = v.players[1];
+  $("#scoreA").textContent = String(v.scores[0]); $("#scoreB").textContent = String(v.scores[1]);
+  $("#target").textContent = String(v.target);
+  $("#turn").textContent = v.over ? "–" : `${"AB"[v.to_move]} (${v.players[v.to_move]})`;
+  board.dataset.over = String(v.over);
+  board.dataset.turn = v.over ? "" : v.players[v.to_move];
+  board.dataset.moves = String(v.scores[0] + v.scores[1]) + ":" + v.rows.join("").replace(/[^.]/g, "").length;
+  if (v.over) {
+    const human = v.players.indexOf("human");
+    let text = v.winner === null ? "A draw." : `${"AB"[v.winner]} (${v.players[v.winner]}) wins ${v.scores[v.winner]}–${v.scores[1 - v.winner]}.`;
+    if (human >= 0 && v.winner !== null) text = (v.winner === human ? "You win! " : "You lose. ") + text;
+    say(msg, text, human >= 0 && v.winner === human ? "good" : (human >= 0 ? "bad" : ""));
+    board.dataset.result = human < 0 ? "watched" : v.winner === human ? "won" : "lost";
+  } else delete board.dataset.result;
+}
+
+/** Draws one cell (from mines.js's conventions). */
+function drawCell(c, ch, _p, marks) {
+  let cls = "mcell";
+  let text = "";
+  if (ch >= "0" && ch <= "8") { cls += ` open n${ch}`; text = ch; }
+  else if (ch === "*") cls += " open mine";
+  for (const m of marks) cls += " " + m;
+  c.className = cls;
+  c.textContent = text;
+  c.dataset.c = ch;
+}
+
+function buildBoard(el, w, h) {
+  el.innerHTML = "";
+  el.style.gridTemplateColumns = `repeat(${w}, var(--cell))`;
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+    const c = document.createElement("div");
+    c.className = "mcell";
+    c.dataset.x = x; c.dataset.y = y;
+    el.appendChild(c);
+  }
+}
+
+$("#board").addEventListener("click", async (ev) => {
+  const c = ev.target.closest(".mcell");
+  if (!c || !humanTurn() || c.dataset.c !== "." || B.busy) return;
+  B.busy = true;
+  B.hint = null;
+  const st = await send("click", { x: Number(c.dataset.x), y: Number(c.dataset.y) });
+  B.busy = false;
+  if (st) aiLoop(B.gen);
+});
+$("#hint").addEventListener("click", () => { if (humanTurn()) send("hint"); });
+document.addEventListener("keydown", (ev) => {
+  if (ev.target.matches("input, select, textarea")) return;
+  if (ev.key === "h" || ev.key === "H") $("#hint").click();
+});
+$("#new").addEventListener("click", newBattle);
+$("#mode").addEventListener("change", () => {
+  const watch = $("#mode").value === "watch";
+  $("#play-opts").classList.toggle("hidden", watch);
+  $("#watch-opts").classList.toggle("hidden", !watch);
+  $("#hint").disabled = watch;
+});
+$("#speed").addEventListener("input", () => { $("#speed-v").textContent = $("#speed").value; });
+
+newBattle();

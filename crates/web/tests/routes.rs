@@ -1,0 +1,230 @@
+//! Pages, assets, the error policy and the limits.
+
+use crate::common::*;
+use arcade_web::ServeConfig;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use serde_json::{Value, json};
+
+#[tokio::test]
+async fn every_page_and_asset_is_served_with_its_type() {
+    let app = router();
+    for (path, kind) in [
+        ("/", "text/html"),
+        ("/mines", "text/html"),
+        ("/jumpin", "text/html"),
+        ("/tiles", "text/html"),
+        ("/battle", "text/html"),
+        ("/static/style.css", "text/css"),
+        ("/static/mines.js", "text/javascript"),
+    ] {
+        let res = tower::ServiceExt::oneshot(
+            app.clone(),
+            Request::get(path).body(Body::empty()).unwrap(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        let ct = res.headers()["content-type"].to_str().unwrap();
+        assert!(ct.starts_with(kind), "{path}: {ct}");
+        assert_eq!(res.headers()["x-content-type-options"], "nosniff");
+    }
+    for name in arcade_web::assets::names() {
+        let (status, _) = get(&app, &format!("/static/{name}")).await;
+        assert_eq!(status, StatusCode::OK, "{name}");
+    }
+}
+
+#[tokio::test]
+async fn pages_use_nothing_outside_the_server() {
+    for name in arcade_web::assets::names() {
+        let (_, text) = get(&router(), &format!("/static/{name}")).await;
+        for bad in ["http://", "https://", "//cdn", "@import", "fonts.g"] {
+            assert!(!text.contains(bad), "{name} mentions {bad}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn unknown_paths_and_methods_are_json_errors() {
+    let app = router();
+    let (status, text) = get(&app, "/static/../../etc/passwd").await;
+    let body: Value = serde_json::from_str(&text).unwrap();
+    assert_error(status, &body, StatusCode::NOT_FOUND, "no such page");
+    let (status, text) = get(&app, "/nothing/here").await;
+    let body: Value = serde_json::from_str(&text).unwrap();
+    assert_error(status, &body, StatusCode::NOT_FOUND, "/nothing/here");
+    let (status, body) = post(&app, "/mines", json!({})).await;
+    assert_error(status, &body, StatusCode::METHOD_NOT_ALLOWED, "POST");
+}
+
+#[tokio::test]
+async fn malformed_json_is_a_400_with_one_line() {
+    let app = router();
+    for raw in [
+        "{",
+        "[]",
+        "{\"level\": 3}",
+        "not json",
+        "{\"level\":\"beginner\",\"x\":1}",
+    ] {
+        let req = Request::post("/api/mines/new")
+            .header("content-type", "application/json")
+            .body(Body::from(raw))
+            .unwrap();
+        let (status, text) = send(&app, req).await;
+        let body: Value = serde_json::from_str(&text).unwrap();
+        assert!(status.is_client_error(), "{raw}: {status}");
+        assert_error(status, &body, status, "");
+    }
+    let req = Request::post("/api/mines/new")
+        .body(Body::from("{\"level\":\"beginner\"}"))
+        .unwrap();
+    let (status, text) = send(&app, req).await;
+    let body: Value = serde_json::from_str(&text).unwrap();
+    assert_error(
+        status,
+        &body,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "Content-Type",
+    );
+}
+
+#[tokio::test]
+async fn huge_bodies_are_refused() {
+    let app = router();
+    let position = format!("64 64 10\n{}", ".".repeat(200_000));
+    let (status, body) = post(&app, "/api/mines/analyze", json!({ "position": position })).await;
+    assert_error(status, &body, StatusCode::PAYLOAD_TOO_LARGE, "too large");
+}
+
+#[tokio::test]
+async fn unknown_sessions_are_404() {
+    let app = router();
+    for action in ["reveal", "flag", "chord"] {
+        let (status, body) = post(
+            &app,
+            &format!("/api/mines/0123/{action}"),
+            json!({"x": 0, "y": 0}),
+        )
+        .await;
+        assert_error(status, &body, StatusCode::NOT_FOUND, "no such session");
+    }
+}
+
+#[tokio::test]
+async fn a_flood_beyond_the_in_flight_limit_gets_429() {
+    // A limit of 0 requests in flight refuses everything: the middleware's
+    // answer, without racing real concurrency.
+    let app = router_with(ServeConfig {
+        max_in_flight: 0,
+        ..ServeConfig::default()
+    });
+    let (status, body) = post(&app, "/api/mines/new", json!({"level": "beginner"})).await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::TOO_MANY_REQUESTS,
+        "too many requests",
+    );
+}
+
+#[tokio::test]
+async fn concurrent_requests_under_the_limit_all_succeed() {
+    let app = router();
+    let tasks: Vec<_> = (0..64)
+        .map(|i| {
+            let app = app.clone();
+            tokio::spawn(async move {
+                post(
+                    &app,
+                    "/api/mines/new",
+                    json!({"level": "expert", "seed": i}),
+                )
+                .await
+                .0
+            })
+        })
+        .collect();
+    for t in tasks {
+        assert_eq!(t.await.unwrap(), StatusCode::OK);
+    }
+}
+
+#[tokio::test]
+async fn sessions_past_the_cap_evict_the_oldest() {
+    let app = router_with(ServeConfig {
+        max_sessions: 5,
+        ..ServeConfig::default()
+    });
+    let mut ids = Vec::new();
+    for _ in 0..8 {
+        let (_, v) = post(&app, "/api/mines/new", json!({"level": "beginner"})).await;
+        ids.push(v["session"].as_str().unwrap().to_string());
+    }
+    let (status, _) = post(&app, &format!("/api/mines/{}/state", ids[0]), json!({})).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = post(&app, &format!("/api/mines/{}/state", ids[7]), json!({})).await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn expired_sessions_are_gone() {
+    let app = router_with(ServeConfig {
+        session_ttl: std::time::Duration::from_millis(50),
+        ..ServeConfig::default()
+    });
+    let (_, v) = post(&app, "/api/mines/new", json!({"level": "beginner"})).await;
+    let id = v["session"].as_str().unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(80)).await;
+    let (status, body) = post(&app, &format!("/api/mines/{id}/state"), json!({})).await;
+    assert_error(status, &body, StatusCode::NOT_FOUND, "expired");
+}
+
+/// Every page links to every game, and every local link resolves.
+#[tokio::test]
+async fn pages_link_to_each_other() {
+    let app = router();
+    for page in ["/", "/mines", "/jumpin", "/tiles", "/battle"] {
+        let (_, html) = get(&app, page).await;
+        for target in [
+            "/mines",
+            "/jumpin",
+            "/tiles",
+            "/battle",
+            "/static/style.css",
+        ] {
+            assert!(
+                html.contains(&format!("href=\"{target}\"")),
+                "{page} lacks {target}"
+            );
+        }
+        for src in html.split("src=\"").skip(1) {
+            let path = src.split('"').next().unwrap();
+            assert_eq!(get(&app, path).await.0, StatusCode::OK, "{page}: {path}");
+        }
+    }
+}
+
+/// A request dropped half way (the client went away) leaves no slot taken:
+/// with a limit of one in flight, later requests still pass.
+#[tokio::test]
+async fn dropped_requests_free_their_slot() {
+    let app = router_with(ServeConfig {
+        max_in_flight: 1,
+        ..ServeConfig::default()
+    });
+    // A puzzle search of about 2 s on the blocking pool, abandoned after 50 ms.
+    let body = json!({"generate": {"moves": 60, "rabbits": 4, "foxes": 3, "mushrooms": 0}});
+    let req = Request::post("/api/jumpin/new")
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let pending = tower::ServiceExt::oneshot(app.clone(), req);
+    let abandoned = tokio::time::timeout(std::time::Duration::from_millis(50), pending).await;
+    assert!(abandoned.is_err(), "the search finished within 50 ms");
+    for _ in 0..3 {
+        let (status, v) = post(&app, "/api/mines/new", json!({"level": "beginner"})).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+    }
+}

@@ -1,0 +1,61 @@
+// Battle in a real browser: win against `rule` by the hints, lose against
+// `ev` by clicking blindly (seed 1; the Rust tests play the same games).
+"use strict";
+
+const { test, before, after } = require("node:test");
+const assert = require("node:assert/strict");
+const { launch, onPage } = require("./harness");
+
+let chrome;
+before(async () => { chrome = await launch(); });
+after(async () => { await chrome.close(); });
+
+async function start(page, opponent) {
+  await page.selectOption("#mode", "play");
+  await page.selectOption("#opponent", opponent);
+  await page.check("#first");
+  await page.fill("#seed", "1");
+  await page.$eval("#speed", (el) => { el.value = "20"; });
+  await page.click("#new");
+  await page.waitForFunction((o) => document.querySelector("#nameB").textContent === o, opponent);
+}
+
+/** Plays the person's turns with `pick` until the game ends. */
+async function play(page, pick) {
+  for (let turn = 0; turn < 300; turn++) {
+    await page.waitForFunction(() => {
+      const b = document.querySelector("#board").dataset;
+      return b.over === "true" || b.turn === "human";
+    }, null, { timeout: 30000 });
+    if ((await page.getAttribute("#board", "data-over")) === "true") return;
+    const before = await page.getAttribute("#board", "data-moves");
+    await (await pick(page)).click();
+    await page.waitForFunction((b) => document.querySelector("#board").dataset.moves !== b, before);
+  }
+  throw new Error("the battle did not end");
+}
+
+test("win a battle against rule by following the hints", async (t) => {
+  await onPage(chrome.browser, t, "/battle", async (page) => {
+    await start(page, "rule");
+    await play(page, async (p) => {
+      await p.click("#hint");
+      const cell = p.locator("#board .mcell.hinted");
+      await cell.waitFor();
+      return cell;
+    });
+    assert.equal(await page.getAttribute("#board", "data-result"), "won");
+    assert.match(await page.textContent("#msg"), /^You win!/);
+    assert.equal(await page.textContent("#scoreA"), "26");
+  });
+});
+
+test("lose a battle against ev by clicking blindly", async (t) => {
+  await onPage(chrome.browser, t, "/battle", async (page) => {
+    await start(page, "ev");
+    await play(page, async (p) => p.locator('#board .mcell[data-c="."]').first());
+    assert.equal(await page.getAttribute("#board", "data-result"), "lost");
+    assert.match(await page.textContent("#msg"), /^You lose\./);
+    assert.equal(await page.textContent("#scoreB"), "26");
+  });
+});

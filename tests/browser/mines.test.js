@@ -1,0 +1,120 @@
+// Minesweeper in a real browser: win by hints, overlay = `arcade mines analyze`.
+"use strict";
+
+const { test, before, after } = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const { execFileSync } = require("node:child_process");
+const { launch, onPage } = require("./harness");
+
+const ARCADE = process.env.ARCADE_BIN || path.join(__dirname, "..", "..", "target", "release", "arcade");
+let chrome;
+before(async () => { chrome = await launch(); });
+after(async () => { await chrome.close(); });
+
+async function newGame(page, level, rule, seed) {
+  await page.selectOption("#level", level);
+  await page.selectOption("#rule", rule);
+  await page.fill("#seed", String(seed));
+  await page.click("#new");
+  await page.waitForFunction((s) => document.querySelector("#shown-seed").textContent === s, String(seed));
+  await page.waitForFunction(() => document.querySelector("#status").textContent === "ready");
+}
+
+const status = (page) => page.textContent("#status");
+
+test("win a beginner game by following the hints", async (t) => {
+  await onPage(chrome.browser, t, "/mines", async (page) => {
+    await newGame(page, "beginner", "sfar", 1);
+    for (let i = 0; i < 100 && (await status(page)) !== "won"; i++) {
+      assert.notEqual(await status(page), "lost");
+      await page.click("#hint");
+      const cell = page.locator("#board .mcell.hinted");
+      await cell.waitFor();
+      const before = await page.getAttribute("#board", "data-position");
+      await cell.click();
+      await page.waitForFunction((b) => document.querySelector("#board").dataset.position !== b, before);
+    }
+    assert.equal(await status(page), "won");
+    assert.equal(await page.textContent("#msg"), "You won!");
+  });
+});
+
+test("a right click flags and the counter goes down", async (t) => {
+  await onPage(chrome.browser, t, "/mines", async (page) => {
+    await newGame(page, "intermediate", "snr", 2);
+    await page.click('#board .mcell[data-x="5"][data-y="6"]', { button: "right" });
+    await page.waitForSelector('#board .mcell.flag[data-x="5"][data-y="6"]');
+    assert.equal(await page.textContent("#counter"), "39");
+  });
+});
+
+test("overlay probabilities equal arcade mines analyze --json", async (t) => {
+  await onPage(chrome.browser, t, "/mines", async (page) => {
+    await newGame(page, "expert", "snr", 11);
+    for (let i = 0; i < 6; i++) {
+      const before = await page.getAttribute("#board", "data-position");
+      await page.click("#step");
+      await page.waitForFunction((b) => document.querySelector("#board").dataset.position !== b, before);
+    }
+    assert.equal(await status(page), "playing");
+    await page.check("#overlay");
+    await page.waitForSelector("#board .mcell[data-p]");
+    const { position, cells } = await page.evaluate(() => ({
+      position: document.querySelector("#board").dataset.position,
+      cells: Array.from(document.querySelectorAll("#board .mcell")).map((c) => ({
+        x: Number(c.dataset.x), y: Number(c.dataset.y), p: c.dataset.p === undefined ? null : Number(c.dataset.p),
+        best: c.classList.contains("best"),
+      })),
+    }));
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "arcade-pos-")), "position.txt");
+    fs.writeFileSync(file, position);
+    const cli = JSON.parse(execFileSync(ARCADE, ["mines", "analyze", file, "--json"], { encoding: "utf8" }));
+    assert.equal(cells.length, 30 * 16);
+    let hidden = 0;
+    for (const c of cells) {
+      const want = cli.probabilities[c.y][c.x];
+      if (want === null) { assert.equal(c.p, null, `(${c.x},${c.y})`); continue; }
+      hidden++;
+      assert.ok(Math.abs(c.p - want) < 1e-12, `(${c.x},${c.y}): page ${c.p}, cli ${want}`);
+    }
+    assert.ok(hidden > 300, `${hidden} hidden cells`);
+    const best = cells.filter((c) => c.best).map((c) => [c.x, c.y]);
+    assert.equal(best.length, 1);
+  });
+});
+
+test("analyse mode shows a contradiction as a message and a shared URL reopens a position", async (t) => {
+  await onPage(chrome.browser, t, "/mines", async (page) => {
+    await page.click("#tab-analyze");
+    await page.fill("#ptext", "3 1 1\n11.\n");
+    await page.click("#analyze-btn");
+    await page.waitForSelector("#amsg.bad");
+    assert.match(await page.textContent("#amsg"), /contradiction/);
+    await page.fill("#ptext", "3 1 1\n1..\n");
+    await page.click("#analyze-btn");
+    await page.waitForSelector("#abest");
+    assert.equal(await page.textContent("#abest"), "(2,0) at 0%");
+    assert.equal(await page.getAttribute('#aboard .mcell[data-x="1"]', "data-p"), "1");
+    await page.click("#share");
+    const url = page.url();
+    assert.match(url, /#p=/);
+    const other = await chrome.browser.newPage();
+    await other.goto(url);
+    await other.waitForSelector("#abest");
+    assert.equal(await other.textContent("#abest"), "(2,0) at 0%");
+    await other.close();
+  });
+});
+
+test("the board fits a phone-width window", async (t) => {
+  await onPage(chrome.browser, t, "/mines", async (page) => {
+    await newGame(page, "beginner", "sfar", 3);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 380, `page is ${width}px wide`);
+    await page.click('#board .mcell[data-x="4"][data-y="4"]');
+    await page.waitForFunction(() => document.querySelector("#status").textContent !== "ready");
+  }, { width: 375, height: 740 });
+});
