@@ -6,7 +6,7 @@ use crate::output::{OutputArgs, print};
 use crate::run_options::RunOptions;
 use anyhow::{Result, anyhow, bail};
 use arcade_mines::Level;
-use arcade_mines::battle::arena::{layout_seed, seat_rngs};
+use arcade_mines::battle::live::{LiveBattle, Player};
 use arcade_mines::battle::{Ai, Battle, MatchConfig, Rules, Turn, run_match};
 use clap::Args;
 use std::fmt::Write as _;
@@ -44,29 +44,8 @@ fn parse_level(s: &str) -> Result<Level, String> {
     s.parse::<Level>().map_err(|e| e.to_string())
 }
 
-/// Someone who makes moves.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Player {
-    Human,
-    Ai(Ai),
-}
-
-impl Player {
-    fn name(self) -> &'static str {
-        match self {
-            Player::Human => "human",
-            Player::Ai(ai) => ai.name(),
-        }
-    }
-}
-
 fn parse_player(s: &str) -> Result<Player, String> {
-    if s.eq_ignore_ascii_case("human") {
-        return Ok(Player::Human);
-    }
-    s.parse::<Ai>()
-        .map(Player::Ai)
-        .map_err(|_| format!("unknown player {s:?} (expected rule, greedy, ev or human)"))
+    Player::parse(s)
 }
 
 pub fn run(a: BattleArgs) -> Result<()> {
@@ -104,11 +83,9 @@ fn arena(args: &BattleArgs, rules: Rules, a: Ai, b: Ai) -> Result<()> {
 }
 
 /// One game with at least one person typing moves on stdin; A moves first.
+/// It is game 0 of an arena match with the same seed (`LiveBattle`).
 fn interactive(rules: Rules, players: [Player; 2], seed: u64) -> Result<()> {
-    // The same layout and AI streams as game 0 of an arena match.
-    let layout = layout_seed(seed, 0);
-    let mut battle = Battle::new(rules, rules.board(layout));
-    let mut rngs = seat_rngs(layout);
+    let mut live = LiveBattle::new(rules, players, seed);
     let label = |p: usize| format!("{} ({})", ['A', 'B'][p], players[p].name());
     let mut lines = std::io::stdin().lock().lines();
     print(format_args!(
@@ -116,28 +93,27 @@ fn interactive(rules: Rules, players: [Player; 2], seed: u64) -> Result<()> {
          Type a move as `X Y` (column, row from 0), or `quit`.\n",
         rules.level.width, rules.level.height, rules.level.mines, rules.target
     ))?;
-    print(show(&battle, false))?;
-    while !battle.is_over() {
-        let seat = battle.to_move();
-        let cell = match players[seat] {
-            Player::Ai(ai) => ai
-                .choose(battle.view(), &mut rngs[seat])
-                .map_err(|e| anyhow!("{} failed: {e}", ai.name()))?,
-            Player::Human => match human_move(&battle, &label(seat), &mut lines)? {
-                Some(cell) => cell,
-                None => return print(format_args!("{} resigns.\n", label(seat))),
-            },
+    print(show(live.battle(), false))?;
+    while let Some(player) = live.to_move() {
+        let seat = live.battle().to_move();
+        let (x, y, turn) = match player {
+            Player::Ai(_) => {
+                let ([x, y], turn) = live.ai_turn()?;
+                (x, y, describe(&turn))
+            }
+            Player::Human => {
+                let Some(cell) = human_move(live.battle(), &label(seat), &mut lines)? else {
+                    return print(format_args!("{} resigns.\n", label(seat)));
+                };
+                let (x, y) = live.battle().view().grid().coords(cell);
+                let turn = live.human_move(x, y)?;
+                (x, y, describe(&turn))
+            }
         };
-        let (x, y) = battle.view().grid().coords(cell);
-        let turn = battle.play(cell).expect("moves are checked");
-        print(format_args!(
-            "{} clicks ({x},{y}): {}\n",
-            label(seat),
-            describe(&turn)
-        ))?;
-        print(show(&battle, battle.is_over()))?;
+        print(format_args!("{} clicks ({x},{y}): {turn}\n", label(seat)))?;
+        print(show(live.battle(), live.battle().is_over()))?;
     }
-    match battle.winner() {
+    match live.battle().winner() {
         Some(p) => print(format_args!("{} wins.\n", label(p))),
         None => print("A draw.\n"),
     }

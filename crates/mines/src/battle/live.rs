@@ -144,15 +144,21 @@ impl LiveBattle {
 
     /// One move of the AI whose turn it is; returns the cell it clicked.
     pub fn ai_move(&mut self) -> Result<Xy, LiveError> {
+        self.ai_turn().map(|(cell, _)| cell)
+    }
+
+    /// One move of the AI whose turn it is: the cell it clicked and what
+    /// the click did.
+    pub fn ai_turn(&mut self) -> Result<(Xy, Turn), LiveError> {
         match self.to_move() {
             None => Err(MoveError::GameOver.into()),
             Some(Player::Human) => Err(LiveError::NotAi),
             Some(Player::Ai(ai)) => {
                 let seat = self.battle.to_move();
                 let cell = ai.choose(self.battle.view(), &mut self.rngs[seat])?;
-                self.play(cell)?;
+                let turn = self.play(cell)?;
                 let (x, y) = self.battle.view().grid().coords(cell);
-                Ok([x, y])
+                Ok(([x, y], turn))
             }
         }
     }
