@@ -1,0 +1,9 @@
+//! Episode seeds of the vector environments: episode `e` of sub-environment
+//! `i` plays the game of `derive_seed(derive_seed(seed, i), e)`, so a given
+//! sub-environment replays the same episodes whatever `num_envs` is.
+
+use arcade_core::rng::derive_seed;
+
+pub(crate) fn episode_seed(master: u64, env: u64, episode: u64) -> u64 {
+    derive_seed(derive_seed(master, env), episode)
+}

@@ -1,0 +1,3 @@
+//! Flappy
+use pyo3::prelude::*;
+pub(crate) fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> { Ok(()) }

@@ -1,0 +1,25 @@
+"""arcadekit: arcade's game engines as Gymnasium environments and its solvers
+as Python functions, all in Rust.
+
+Environments (``gymnasium.make("arcadekit/<name>")``): ``Tetris-v0``,
+``Flappy-v0``, ``Minesweeper-v0``; vector environments stepped in Rust:
+:class:`TetrisVectorEnv`, :class:`FlappyVectorEnv`,
+:class:`MinesweeperVectorEnv`. Solvers: :func:`move_median`,
+:func:`mines_analyze`, :func:`tetris_best_placement` and more (see
+``help(arcadekit.solvers)``).
+"""
+
+from gymnasium.envs.registration import register as _register
+
+from .flappy import FlappyEnv
+from .minesweeper import MinesweeperEnv
+from .tetris import TetrisEnv
+
+__all__ = ["TetrisEnv", "FlappyEnv", "MinesweeperEnv"]
+
+for _name, _entry in [
+    ("Tetris-v0", "arcadekit.tetris:TetrisEnv"),
+    ("Flappy-v0", "arcadekit.flappy:FlappyEnv"),
+    ("Minesweeper-v0", "arcadekit.minesweeper:MinesweeperEnv"),
+]:
+    _register(id=f"arcadekit/{_name}", entry_point=_entry)
