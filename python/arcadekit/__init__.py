@@ -11,11 +11,14 @@ Environments (``gymnasium.make("arcadekit/<name>")``): ``Tetris-v0``,
 
 from gymnasium.envs.registration import register as _register
 
+from . import solvers
 from .flappy import FlappyEnv
 from .minesweeper import MinesweeperEnv
+from .solvers import *  # noqa: F401,F403
+from .solvers import __all__ as _solver_names
 from .tetris import TetrisEnv
 
-__all__ = ["TetrisEnv", "FlappyEnv", "MinesweeperEnv"]
+__all__ = ["TetrisEnv", "FlappyEnv", "MinesweeperEnv", "solvers", *_solver_names]
 
 for _name, _entry in [
     ("Tetris-v0", "arcadekit.tetris:TetrisEnv"),

@@ -214,14 +214,20 @@ impl FlappyVectorCore {
 
     /// Pipes cleared in each sub-environment's episode.
     fn scores<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
-        PyArray1::from_vec(py, self.slots.slots.iter().map(|s| s.game.0.pipes()).collect())
+        PyArray1::from_vec(
+            py,
+            self.slots.slots.iter().map(|s| s.game.0.pipes()).collect(),
+        )
     }
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<FlappyCore>()?;
     m.add_class::<FlappyVectorCore>()?;
-    m.add("FLAPPY_SCREEN", (arcade_flappy::env::SCREEN_W, arcade_flappy::env::SCREEN_H))?;
+    m.add(
+        "FLAPPY_SCREEN",
+        (arcade_flappy::env::SCREEN_W, arcade_flappy::env::SCREEN_H),
+    )?;
     m.add(
         "FLAPPY_GEOMETRY",
         (

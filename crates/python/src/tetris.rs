@@ -25,14 +25,13 @@ fn config(
             pieces: match pieces {
                 "uniform" => Pieces::Random(Randomizer::Uniform),
                 "bag" | "7-bag" => Pieces::Random(Randomizer::Bag),
-                "geek" => Pieces::Sequence(arcade_tetris::geek::sequence(
-                    arcade_tetris::geek::PIECES,
-                )),
-                letters => Pieces::Sequence(PieceSource::parse_sequence(letters).map_err(|e| {
-                    value_error(format!(
-                        "pieces: {e} (or uniform, bag, geek)"
-                    ))
-                })?),
+                "geek" => {
+                    Pieces::Sequence(arcade_tetris::geek::sequence(arcade_tetris::geek::PIECES))
+                }
+                letters => Pieces::Sequence(
+                    PieceSource::parse_sequence(letters)
+                        .map_err(|e| value_error(format!("pieces: {e} (or uniform, bag, geek)")))?,
+                ),
             },
         },
         "geek" => Variant::Geek,
@@ -61,7 +60,11 @@ fn play(env: &mut Env, illegal: &mut bool, action: i64) -> Result<(f64, bool, bo
     }
     let a = usize::try_from(action).map_err(|_| format!("action {action} is negative"))?;
     match env.step(a) {
-        Ok(s) => Ok((s.reward as f64, env.is_over() && !env.is_truncated(), env.is_truncated())),
+        Ok(s) => Ok((
+            s.reward as f64,
+            env.is_over() && !env.is_truncated(),
+            env.is_truncated(),
+        )),
         Err(EnvError::Illegal { .. }) => {
             *illegal = true;
             Ok((0.0, true, false))
@@ -107,7 +110,8 @@ impl TetrisCore {
 
     /// Places the current piece: (reward, terminated, truncated, illegal).
     fn step(&mut self, action: i64) -> PyResult<(f64, bool, bool, bool)> {
-        let (r, term, trunc) = play(&mut self.env, &mut self.illegal, action).map_err(value_error)?;
+        let (r, term, trunc) =
+            play(&mut self.env, &mut self.illegal, action).map_err(value_error)?;
         Ok((r, term, trunc, self.illegal))
     }
 
@@ -306,7 +310,14 @@ impl TetrisVectorCore {
 
     /// Rows cleared (or Geek points) so far in each sub-environment's episode.
     fn scores<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
-        PyArray1::from_vec(py, self.slots.slots.iter().map(|s| s.game.env.score()).collect())
+        PyArray1::from_vec(
+            py,
+            self.slots
+                .slots
+                .iter()
+                .map(|s| s.game.env.score())
+                .collect(),
+        )
     }
 }
 
