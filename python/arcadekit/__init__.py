@@ -17,12 +17,28 @@ from .minesweeper import MinesweeperEnv
 from .solvers import *  # noqa: F401,F403
 from .solvers import __all__ as _solver_names
 from .tetris import TetrisEnv
+from ._arcadekit import episode_seed
+from .vector import FlappyVectorEnv, MinesweeperVectorEnv, TetrisVectorEnv
 
-__all__ = ["TetrisEnv", "FlappyEnv", "MinesweeperEnv", "solvers", *_solver_names]
+__all__ = [
+    "TetrisEnv",
+    "FlappyEnv",
+    "MinesweeperEnv",
+    "TetrisVectorEnv",
+    "FlappyVectorEnv",
+    "MinesweeperVectorEnv",
+    "episode_seed",
+    "solvers",
+    *_solver_names,
+]
 
-for _name, _entry in [
-    ("Tetris-v0", "arcadekit.tetris:TetrisEnv"),
-    ("Flappy-v0", "arcadekit.flappy:FlappyEnv"),
-    ("Minesweeper-v0", "arcadekit.minesweeper:MinesweeperEnv"),
+for _name, _single, _vector in [
+    ("Tetris-v0", "tetris:TetrisEnv", "vector:TetrisVectorEnv"),
+    ("Flappy-v0", "flappy:FlappyEnv", "vector:FlappyVectorEnv"),
+    ("Minesweeper-v0", "minesweeper:MinesweeperEnv", "vector:MinesweeperVectorEnv"),
 ]:
-    _register(id=f"arcadekit/{_name}", entry_point=_entry)
+    _register(
+        id=f"arcadekit/{_name}",
+        entry_point=f"arcadekit.{_single}",
+        vector_entry_point=f"arcadekit.{_vector}",
+    )

@@ -128,7 +128,7 @@ impl Game for FlappyGame {
     type Config = Config;
 
     fn start(config: &Config, seed: u64) -> FlappyGame {
-        FlappyGame(arcade_flappy::Env::new(seed, config.max_pipes))
+        FlappyGame(game(config, seed))
     }
 
     fn check(_: &Config, action: i64) -> Result<(), String> {

@@ -31,5 +31,6 @@ fn _arcadekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     flappy::register(m)?;
     mines::register(m)?;
     solvers::register(m)?;
+    m.add_function(wrap_pyfunction!(seeds::episode_seed, m)?)?;
     Ok(())
 }
