@@ -5,7 +5,7 @@
 use crate::{to_json, value_error};
 use arcade_core::input::MAX_INPUT_BYTES;
 use arcade_core::progress::Progress;
-use arcade_signal::{RollingMedian, rolling_median};
+use arcade_signal::{Algorithm, RollingMedian, rolling_median_into};
 use arcade_sketch::Light;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyReadonlyArrayDyn};
 use pyo3::prelude::*;
@@ -23,38 +23,53 @@ fn bounded<'a>(what: &str, text: &'a str) -> PyResult<&'a str> {
     Ok(text)
 }
 
-/// `bottleneck.move_median` of one row: the windows that hold no NaN come
-/// from the batch median (sorted window or Suomela's blocks, faster than a
-/// heap), the rest from the streaming median, which leaves NaNs out.
-fn move_median_row(data: &[f64], window: usize, min_count: usize, out: &mut [f64]) {
-    if data.iter().any(|x| x.is_nan()) {
-        let r = arcade_signal::move_median(data, window, min_count).expect("arguments checked");
-        out.copy_from_slice(&r);
-        return;
-    }
-    // The first window − 1 outputs see a shorter window.
+/// `bottleneck.move_median` of one row. The full windows come from the
+/// batch median (sorted window, heap or Suomela's blocks, each faster than
+/// bottleneck's heap where it is picked), which leaves NaNs out as
+/// bottleneck does; the shorter windows at the start from the streaming
+/// median; then windows with fewer than `min_count` numbers become NaN.
+fn move_median_row(
+    data: &[f64],
+    window: usize,
+    min_count: usize,
+    algorithm: Algorithm,
+    out: &mut [f64],
+) {
     let head = (window - 1).min(data.len());
     let mut m = RollingMedian::new(window);
     for i in 0..head {
         m.push(data[i]);
-        out[i] = if i + 1 >= min_count {
-            m.median()
-        } else {
-            f64::NAN
-        };
+        out[i] = m.median();
     }
     if data.len() >= window {
-        out[head..].copy_from_slice(&rolling_median(data, window));
+        let mut full = Vec::new();
+        rolling_median_into(data, window, algorithm, &mut full);
+        out[head..].copy_from_slice(&full);
+    }
+    if min_count > 1 || data.iter().any(|x| x.is_nan()) {
+        let mut numbers = 0usize;
+        for i in 0..data.len() {
+            numbers += usize::from(!data[i].is_nan());
+            if i >= window && !data[i - window].is_nan() {
+                numbers -= 1;
+            }
+            if numbers < min_count {
+                out[i] = f64::NAN;
+            }
+        }
     }
 }
 
 /// `move_median` over the rows of a C-contiguous `(rows, n)` array.
+/// `algorithm` ("auto", "sorted", "heap", "blocks") is for benchmarks.
 #[pyfunction]
+#[pyo3(signature = (a, window, min_count, algorithm="auto"))]
 fn move_median_rows<'py>(
     py: Python<'py>,
     a: PyReadonlyArray2<'py, f64>,
     window: usize,
     min_count: usize,
+    algorithm: &str,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let (rows, n) = a.as_array().dim();
     if window == 0 || window > n.max(1) {
@@ -68,13 +83,24 @@ fn move_median_rows<'py>(
             "min_count (={min_count}) must be between 1 and window (={window})"
         )));
     }
+    let algorithm = match algorithm {
+        "auto" => Algorithm::for_window(window),
+        "sorted" => Algorithm::Sorted,
+        "heap" => Algorithm::Heap,
+        "blocks" => Algorithm::Blocks,
+        other => {
+            return Err(value_error(format!(
+                "unknown algorithm {other:?} (expected auto, sorted, heap or blocks)"
+            )));
+        }
+    };
     let data = a.as_slice().map_err(value_error)?;
     let mut out = vec![0.0; rows * n];
     if n > 0 {
         py.detach(|| {
             data.par_chunks(n)
                 .zip(out.par_chunks_mut(n))
-                .for_each(|(row, o)| move_median_row(row, window, min_count, o));
+                .for_each(|(row, o)| move_median_row(row, window, min_count, algorithm, o));
         });
     }
     PyArray1::from_vec(py, out).reshape([rows, n])
