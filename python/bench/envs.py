@@ -95,7 +95,7 @@ def main():
     from tetris_gymnasium.wrappers.grouped import GroupedActionsObservations
 
     row("arcadekit Tetris-v0 (placements)", single(ak.TetrisEnv(), legal, s))
-    for n in (1, 8, 64):
+    for n in (1, 8, 64, 1024):
         row(f"arcadekit TetrisVectorEnv num_envs={n}", vector(ak.TetrisVectorEnv(n), legal_batch, s))
     sync = gym.vector.SyncVectorEnv([lambda: ak.TetrisEnv() for _ in range(8)])
     row("SyncVectorEnv(8 x arcadekit Tetris-v0)", vector(sync, legal_batch, s))
@@ -115,7 +115,7 @@ def main():
     import flappy_bird_gymnasium  # noqa: F401
 
     row("arcadekit Flappy-v0 (frames)", single(ak.FlappyEnv(), flap, s))
-    for n in (1, 8, 64):
+    for n in (1, 8, 64, 1024, 8192):
         row(f"arcadekit FlappyVectorEnv num_envs={n}", vector(ak.FlappyVectorEnv(n), lambda i, n=n: (rng.random(n) < 0.1).astype(np.int64), s))
     sync = gym.vector.SyncVectorEnv([lambda: ak.FlappyEnv() for _ in range(8)])
     row("SyncVectorEnv(8 x arcadekit Flappy-v0)", vector(sync, lambda i: (rng.random(8) < 0.1).astype(np.int64), s))
@@ -132,6 +132,8 @@ def main():
 
     engine = cli("flappy", "bench", "--policy", "heuristic", "--frames", "20000000")
     row("arcade flappy bench (Rust engine + heuristic, 1 thread)", engine["frames_per_sec"])
+    engine = cli("tetris", "bench", "--ai", "bcts", "--board", "10x20", "--games", "4", "--max-pieces", "50000", "--threads", "1")
+    row("arcade tetris bench (Rust engine + bcts AI, 1 thread, pieces)", engine["pieces_per_sec"])
 
     print("\n| environment | steps/s |\n|---|---:|")
     for name, per_s, _ in rows:

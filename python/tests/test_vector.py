@@ -20,36 +20,37 @@ SINGLE = {
 }
 
 
-def _actions(kind, obs, info, rngs):
-    """One action per sub-environment from its own generator (legal when
-    there is a mask), so sub-environment i's actions do not depend on num_envs."""
-    out = []
-    for i, rng in enumerate(rngs):
-        if kind == "flappy":
-            out.append(int(rng.random() < 0.08))
-        else:
-            legal = np.flatnonzero(info["action_mask"][i])
-            out.append(int(rng.choice(legal)) if len(legal) else 0)
-    return np.array(out)
+def _actions(kind, info, t, n):
+    """Sub-environment i's action at step t depends on (i, t) and its own
+    mask only, so it is the same whatever num_envs is (legal when masked)."""
+    i = np.arange(n)[:, None]
+    if kind == "flappy":
+        return (((i[:, 0] * 7919 + t * 104729) % 10) == 0).astype(np.int64)
+    mask = np.asarray(info["action_mask"])
+    key = (np.arange(mask.shape[1])[None, :] * 13 + i * 7 + t * 5) % 97 + 1
+    return (key * mask).argmax(axis=1)
 
 
 def _run(kind, num_envs, steps, seed=11):
     env = MAKERS[kind](num_envs)
     obs, info = env.reset(seed=seed)
-    rngs = [np.random.default_rng(1000 + i) for i in range(num_envs)]
     trace = []
-    for _ in range(steps):
-        obs, reward, term, trunc, info = env.step(_actions(kind, obs, info, rngs))
+    for t in range(steps):
+        obs, reward, term, trunc, info = env.step(_actions(kind, info, t, num_envs))
         first = obs["board"][0] if kind == "tetris" else obs[0]
         trace.append((first.copy(), reward[0], term[0], trunc[0]))
     return trace
+
+
+# Enough sub-environments to step on several threads (each game's PARALLEL_MIN).
+PARALLEL = {"tetris": 40, "flappy": 4100, "mines": 300}
 
 
 @pytest.mark.parametrize("kind", MAKERS)
 def test_same_seed_same_episodes_at_any_num_envs(kind):
     steps = 300
     one = _run(kind, 1, steps)
-    for n in [3, 40]:  # 40 sub-environments step on several threads
+    for n in [3, PARALLEL[kind]]:
         many = _run(kind, n, steps)
         for a, b in zip(one, many):
             np.testing.assert_array_equal(a[0], b[0])
@@ -64,12 +65,11 @@ def test_next_step_autoreset_replays_the_single_env_episodes(kind):
     assert env.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
     seed = 5
     obs, info = env.reset(seed=seed)
-    rng = [np.random.default_rng(7), np.random.default_rng(8)]
     single = SINGLE[kind]()
     s_obs, s_info = single.reset(seed=int(ak.episode_seed(seed, 1, 0)))
     episode, ended, checked = 0, False, 0
-    for _ in range(400):
-        actions = _actions(kind, obs, info, rng)
+    for t in range(400):
+        actions = _actions(kind, info, t, 2)
         obs, reward, term, trunc, info = env.step(actions)
         if ended:  # the autoreset step: reward 0, a fresh episode
             assert reward[1] == 0 and not term[1] and not trunc[1]

@@ -126,6 +126,8 @@ struct FlappyGame(arcade_flappy::Env);
 
 impl Game for FlappyGame {
     type Config = Config;
+    /// A frame is a few nanoseconds.
+    const PARALLEL_MIN: usize = 4096;
 
     fn start(config: &Config, seed: u64) -> FlappyGame {
         FlappyGame(game(config, seed))

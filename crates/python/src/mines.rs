@@ -229,6 +229,8 @@ fn parse_strength(s: &str) -> PyResult<Strength> {
 
 impl Game for MinesGame {
     type Config = Config;
+    /// Most reveals open a few cells.
+    const PARALLEL_MIN: usize = 256;
 
     fn start(config: &Config, seed: u64) -> MinesGame {
         MinesGame::new(*config, seed)

@@ -194,6 +194,8 @@ struct TetrisGame {
 
 impl Game for TetrisGame {
     type Config = EnvConfig;
+    /// A placement search is about a microsecond.
+    const PARALLEL_MIN: usize = 32;
 
     fn start(config: &EnvConfig, seed: u64) -> TetrisGame {
         TetrisGame {

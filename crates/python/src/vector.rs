@@ -9,6 +9,9 @@ use rayon::prelude::*;
 /// One game a vector environment can hold.
 pub(crate) trait Game: Send + Sized {
     type Config: Sync;
+    /// Sub-environments from which a step runs on several threads: waking
+    /// rayon's workers costs microseconds, as much as thousands of cheap steps.
+    const PARALLEL_MIN: usize;
     fn start(config: &Self::Config, seed: u64) -> Self;
     /// Checks that `action` is in the action space (before anything moves).
     fn check(config: &Self::Config, action: i64) -> Result<(), String>;
@@ -24,8 +27,7 @@ pub(crate) struct Slot<G> {
     ended: bool,
 }
 
-/// Sub-environments per rayon task: below this a step is cheaper than
-/// handing work to another thread.
+/// Fewest sub-environments per rayon task.
 const CHUNK: usize = 16;
 
 /// What one `step` of all sub-environments produced.
@@ -61,7 +63,7 @@ impl<G: Game> Slots<G> {
             s.ended = false;
             s.game = G::start(config, episode_seed(master, s.index, 0));
         };
-        if self.slots.len() >= 2 * CHUNK {
+        if self.slots.len() >= G::PARALLEL_MIN {
             self.slots.par_iter_mut().with_min_len(CHUNK).for_each(go);
         } else {
             self.slots.iter_mut().for_each(go);
@@ -95,7 +97,8 @@ impl<G: Game> Slots<G> {
             s.ended = r.1 || r.2;
             Ok(r)
         };
-        let results: Vec<Result<(f64, bool, bool), String>> = if self.slots.len() >= 2 * CHUNK {
+        let results: Vec<Result<(f64, bool, bool), String>> = if self.slots.len() >= G::PARALLEL_MIN
+        {
             self.slots
                 .par_iter_mut()
                 .zip(actions.par_iter())
