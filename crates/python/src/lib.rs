@@ -5,6 +5,7 @@
 //! over as the JSON of the library's `Serialize` types, errors as
 //! `ValueError` with the library's one-line message.
 
+mod battle;
 mod flappy;
 mod mines;
 mod seeds;
@@ -30,6 +31,7 @@ fn _arcadekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     tetris::register(m)?;
     flappy::register(m)?;
     mines::register(m)?;
+    battle::register(m)?;
     solvers::register(m)?;
     m.add_function(wrap_pyfunction!(seeds::episode_seed, m)?)?;
     Ok(())
