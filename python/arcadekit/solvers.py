@@ -130,7 +130,7 @@ def geek_solve(
     seconds: Optional[float] = None,
     progress: Union[None, bool, Callable[[int, Optional[int]], None]] = None,
 ) -> dict:
-    """The Geek Challenge beam search (``arcade tetris geek solve``); the record
+    """The Geek Challenge beam search (``arcade geek solve``); the record
     is written to ``out``. ``progress``: a callable ``(pieces_done, total)``
     called five times a second, or ``True`` for a ``tqdm`` bar."""
     bar = None

@@ -161,7 +161,7 @@ fn sketch<'py>(
     PyArray1::from_vec(py, out).reshape([h, w])
 }
 
-/// Replays a Geek Challenge record (its text): `arcade tetris geek replay`.
+/// Replays a Geek Challenge record (its text): `arcade geek replay`.
 #[pyfunction]
 fn geek_replay(py: Python<'_>, record: &str) -> PyResult<String> {
     let record = arcade_tetris::geek::record::Record::parse(bounded("the record", record)?)
@@ -204,7 +204,7 @@ fn with_progress<T: Send>(
     }
 }
 
-/// The Geek Challenge beam search (`arcade tetris geek solve`): writes the
+/// The Geek Challenge beam search (`arcade geek solve`): writes the
 /// record to `out` and returns the report.
 #[pyfunction]
 #[pyo3(signature = (out, beam=1000, pieces=10_000, seconds=None, progress=None))]
