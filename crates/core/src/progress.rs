@@ -75,6 +75,17 @@ impl Progress {
         self.bar.set_position(pos);
     }
 
+    /// Steps done in the current stage (a caller polling from another
+    /// thread, such as a Python progress callback, reads it).
+    pub fn position(&self) -> u64 {
+        self.bar.position()
+    }
+
+    /// Steps in the current stage, if known.
+    pub fn length(&self) -> Option<u64> {
+        self.bar.length()
+    }
+
     /// Starts a new stage of `len` steps on the same bar.
     pub fn reset(&self, len: u64, what: &str) {
         self.bar.reset();

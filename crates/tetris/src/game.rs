@@ -4,6 +4,7 @@ use crate::board::{Board, Lock};
 use crate::movegen::Placement;
 use crate::piece::Piece;
 use crate::player::Player;
+use crate::rules::Rules;
 use crate::source::PieceSource;
 use serde::{Deserialize, Serialize};
 
@@ -88,7 +89,7 @@ pub fn play(
         let Some(piece) = current else {
             break End::SequenceEnd;
         };
-        if !spawn_fits(player, &board, piece) {
+        if !spawn_fits(player.rules(), &board, piece) {
             break End::ToppedOut;
         }
         let Some(placement) = player.choose(&board, piece, next) else {
@@ -116,8 +117,9 @@ pub fn play(
     result
 }
 
-fn spawn_fits(player: &Player, board: &Board, piece: Piece) -> bool {
-    let rules = player.rules();
+/// Whether `piece` can appear in its spawn position (classic rules end the
+/// game when it cannot).
+pub(crate) fn spawn_fits(rules: &Rules, board: &Board, piece: Piece) -> bool {
     let (px, py) = rules.spawn(piece, 0, board.width(), board.height());
     let shape = rules.shape(piece, 0);
     board.fits(
@@ -132,7 +134,6 @@ mod tests {
     use super::*;
     use crate::eval::Weights;
     use crate::movegen::MoveMode;
-    use crate::rules::Rules;
     use crate::source::Randomizer;
 
     fn bcts() -> Player {

@@ -3,11 +3,13 @@
 //! Rules ([`rules`], [`board`], [`source`]) are kept apart from the AI
 //! ([`movegen`] finds where a piece can go, [`features`] describes a board,
 //! [`eval`] weighs the features, [`player`] picks a placement). [`game`] plays
-//! a whole game; [`bench`] and [`tune`] run many in parallel.
+//! a whole game; [`bench`] and [`tune`] run many in parallel; [`env`] steps a
+//! game one placement at a time for an agent outside.
 
 pub mod bench;
 pub mod board;
 pub mod colours;
+pub mod env;
 pub mod eval;
 pub mod features;
 pub mod game;

@@ -2,5 +2,6 @@
 //! test run links one executable instead of one per file.
 
 mod checkpoints;
+mod env;
 mod geek_record;
 mod strength;

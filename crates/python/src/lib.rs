@@ -1,0 +1,38 @@
+//! `arcadekit._arcadekit`: the Rust half of the Python package. Each
+//! environment has a single-game core (driven by the Gymnasium classes in
+//! `python/arcadekit`) and a vector core that steps N games per call on Rust
+//! threads with the GIL released; solvers are plain functions. Reports cross
+//! over as the JSON of the library's `Serialize` types, errors as
+//! `ValueError` with the library's one-line message.
+
+mod battle;
+mod flappy;
+mod mines;
+mod seeds;
+mod solvers;
+mod tetris;
+mod vector;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+/// A library error as the `ValueError` Python code expects.
+pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A report as JSON text (the Python side turns it into a dict).
+pub(crate) fn to_json(report: &impl serde::Serialize) -> PyResult<String> {
+    serde_json::to_string(report).map_err(value_error)
+}
+
+#[pymodule]
+fn _arcadekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    tetris::register(m)?;
+    flappy::register(m)?;
+    mines::register(m)?;
+    battle::register(m)?;
+    solvers::register(m)?;
+    m.add_function(wrap_pyfunction!(seeds::episode_seed, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,404 @@
+//! The solvers as functions: rolling median, pencil sketch, the Geek
+//! Challenge's replay and search, Jump In' and Sheep a Sheep. Long runs
+//! release the GIL; reports come back as JSON of the library's types.
+
+use crate::{to_json, value_error};
+use arcade_core::input::MAX_INPUT_BYTES;
+use arcade_core::progress::Progress;
+use arcade_signal::{Algorithm, RollingMedian, rolling_median_into};
+use arcade_sketch::Light;
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyReadonlyArrayDyn};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+use std::time::Duration;
+
+/// Rejects text inputs larger than the CLI accepts from a file.
+fn bounded<'a>(what: &str, text: &'a str) -> PyResult<&'a str> {
+    if text.len() as u64 > MAX_INPUT_BYTES {
+        return Err(value_error(format!(
+            "{what} is {} bytes, more than the {MAX_INPUT_BYTES} accepted",
+            text.len()
+        )));
+    }
+    Ok(text)
+}
+
+/// `bottleneck.move_median` of one row. The full windows come from the
+/// batch median (sorted window, heap or Suomela's blocks, each faster than
+/// bottleneck's heap where it is picked), which leaves NaNs out as
+/// bottleneck does; the shorter windows at the start from the streaming
+/// median; then windows with fewer than `min_count` numbers become NaN.
+fn move_median_row(
+    data: &[f64],
+    window: usize,
+    min_count: usize,
+    algorithm: Algorithm,
+    out: &mut [f64],
+) {
+    let head = (window - 1).min(data.len());
+    let mut m = RollingMedian::new(window);
+    for i in 0..head {
+        m.push(data[i]);
+        out[i] = m.median();
+    }
+    if data.len() >= window {
+        let mut full = Vec::new();
+        rolling_median_into(data, window, algorithm, &mut full);
+        out[head..].copy_from_slice(&full);
+    }
+    if min_count > 1 || data.iter().any(|x| x.is_nan()) {
+        let mut numbers = 0usize;
+        for i in 0..data.len() {
+            numbers += usize::from(!data[i].is_nan());
+            if i >= window && !data[i - window].is_nan() {
+                numbers -= 1;
+            }
+            if numbers < min_count {
+                out[i] = f64::NAN;
+            }
+        }
+    }
+}
+
+/// `move_median` over the rows of a C-contiguous `(rows, n)` array.
+/// `algorithm` ("auto", "sorted", "heap", "blocks") is for benchmarks.
+#[pyfunction]
+#[pyo3(signature = (a, window, min_count, algorithm="auto"))]
+fn move_median_rows<'py>(
+    py: Python<'py>,
+    a: PyReadonlyArray2<'py, f64>,
+    window: usize,
+    min_count: usize,
+    algorithm: &str,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let (rows, n) = a.as_array().dim();
+    if window == 0 || window > n.max(1) {
+        return Err(value_error(format!(
+            "Moving window (={window}) must between 1 and {}, inclusive",
+            n.max(1)
+        )));
+    }
+    if min_count == 0 || min_count > window {
+        return Err(value_error(format!(
+            "min_count (={min_count}) must be between 1 and window (={window})"
+        )));
+    }
+    let algorithm = match algorithm {
+        "auto" => Algorithm::for_window(window),
+        "sorted" => Algorithm::Sorted,
+        "heap" => Algorithm::Heap,
+        "blocks" => Algorithm::Blocks,
+        other => {
+            return Err(value_error(format!(
+                "unknown algorithm {other:?} (expected auto, sorted, heap or blocks)"
+            )));
+        }
+    };
+    let data = a.as_slice().map_err(value_error)?;
+    let mut out = vec![0.0; rows * n];
+    if n > 0 {
+        py.detach(|| {
+            data.par_chunks(n)
+                .zip(out.par_chunks_mut(n))
+                .for_each(|(row, o)| move_median_row(row, window, min_count, algorithm, o));
+        });
+    }
+    PyArray1::from_vec(py, out).reshape([rows, n])
+}
+
+/// The pencil sketch of a grey `(H, W)` or RGB `(H, W, 3)` `uint8` image.
+#[pyfunction]
+#[pyo3(signature = (image, depth=10.0, elevation=std::f64::consts::PI / 2.2, azimuth=std::f64::consts::PI / 4.0))]
+fn sketch<'py>(
+    py: Python<'py>,
+    image: PyReadonlyArrayDyn<'py, u8>,
+    depth: f64,
+    elevation: f64,
+    azimuth: f64,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    for (name, v) in [
+        ("depth", depth),
+        ("elevation", elevation),
+        ("azimuth", azimuth),
+    ] {
+        if !v.is_finite() {
+            return Err(value_error(format!(
+                "{name} must be a finite number, not {v}"
+            )));
+        }
+    }
+    let shape = image.as_array().shape().to_vec();
+    let (h, w) = match shape[..] {
+        [h, w] | [h, w, 3] => (h, w),
+        _ => {
+            return Err(value_error(format!(
+                "image shape {shape:?}: expected (height, width) grey or (height, width, 3) RGB"
+            )));
+        }
+    };
+    let max = arcade_sketch::MAX_SIDE as usize;
+    if h == 0 || w == 0 || h > max || w > max {
+        return Err(value_error(format!(
+            "image is {w}x{h}: each side must be 1 to {max} pixels"
+        )));
+    }
+    let pixels = image.as_array().iter().copied().collect::<Vec<u8>>();
+    let light = Light {
+        depth,
+        elevation,
+        azimuth,
+    };
+    let out = py.detach(|| {
+        let grey = if shape.len() == 2 {
+            image::GrayImage::from_raw(w as u32, h as u32, pixels)
+        } else {
+            image::RgbImage::from_raw(w as u32, h as u32, pixels)
+                .map(|rgb| arcade_sketch::grey_from_rgb(&rgb))
+        }
+        .expect("buffer size matches the shape");
+        arcade_sketch::pencil_sketch(&grey, &light).into_raw()
+    });
+    PyArray1::from_vec(py, out).reshape([h, w])
+}
+
+/// Replays a Geek Challenge record (its text): `arcade geek replay`.
+#[pyfunction]
+fn geek_replay(py: Python<'_>, record: &str) -> PyResult<String> {
+    let record = arcade_tetris::geek::record::Record::parse(bounded("the record", record)?)
+        .map_err(value_error)?;
+    to_json(&py.detach(|| arcade_tetris::geek::replay::replay(&record, |_| {})))
+}
+
+/// Runs `job` on a thread of its own while this one calls `progress(done,
+/// total)` every 0.2 s (with the GIL) and watches for Ctrl-C between calls.
+fn with_progress<T: Send>(
+    py: Python<'_>,
+    bar: &Progress,
+    callback: Option<Py<PyAny>>,
+    job: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    let Some(callback) = callback else {
+        return Ok(py.detach(job));
+    };
+    let mut failure = None;
+    let result = py.detach(|| {
+        std::thread::scope(|s| {
+            let handle = s.spawn(job);
+            while !handle.is_finished() {
+                std::thread::sleep(Duration::from_millis(200));
+                if failure.is_none() {
+                    Python::attach(|py| {
+                        let (done, total) = (bar.position(), bar.length());
+                        if let Err(e) = callback.call1(py, (done, total)) {
+                            failure = Some(e);
+                        }
+                    });
+                }
+            }
+            handle.join().expect("the solver does not panic")
+        })
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(result),
+    }
+}
+
+/// The Geek Challenge beam search (`arcade geek solve`): writes the
+/// record to `out` and returns the report.
+#[pyfunction]
+#[pyo3(signature = (out, beam=1000, pieces=10_000, seconds=None, progress=None))]
+fn geek_solve(
+    py: Python<'_>,
+    out: std::path::PathBuf,
+    beam: usize,
+    pieces: usize,
+    seconds: Option<f64>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
+    use arcade_tetris::geek::search::{MAX_BEAM, Search, SearchConfig};
+    use arcade_tetris::geek::solve::{SolveOptions, solve};
+    if beam == 0 || beam > MAX_BEAM {
+        return Err(value_error(format!(
+            "beam {beam} is out of range (1..={MAX_BEAM})"
+        )));
+    }
+    if pieces == 0 || pieces > arcade_tetris::geek::PIECES {
+        return Err(value_error(format!(
+            "pieces {pieces} is out of range (1..={})",
+            arcade_tetris::geek::PIECES
+        )));
+    }
+    if seconds.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
+        return Err(value_error("seconds must be a positive number"));
+    }
+    arcade_core::checkpoint::check_writable(&out).map_err(value_error)?;
+    let search = Search::new(SearchConfig {
+        beam,
+        mode: arcade_tetris::MoveMode::Reach,
+        float: true,
+        pieces,
+        weights: arcade_tetris::geek::value::GeekWeights::builtin(),
+        reserve: SearchConfig::default_reserve(beam),
+    });
+    let options = SolveOptions {
+        seconds,
+        out,
+        ..SolveOptions::default()
+    };
+    let bar = Progress::hidden();
+    let report = with_progress(py, &bar, progress, || solve(search, &options, &bar))?
+        .map_err(value_error)?;
+    to_json(&report)
+}
+
+/// Jump In': the shortest solution of a challenge code or board text.
+#[pyfunction]
+fn jumpin_solve(py: Python<'_>, puzzle: &str) -> PyResult<String> {
+    let puzzle = bounded("the puzzle", puzzle)?;
+    let position = if puzzle.contains('\n') {
+        arcade_jumpin::parse_board(puzzle)
+    } else {
+        arcade_jumpin::parse_code(puzzle)
+    }
+    .map_err(value_error)?;
+    let report = py
+        .detach(|| arcade_jumpin::solve_report(&position))
+        .map_err(value_error)?;
+    to_json(&report)
+}
+
+/// Jump In': a puzzle whose shortest solution takes `moves` moves.
+#[pyfunction]
+#[pyo3(signature = (moves, rabbits=3, foxes=2, mushrooms=3, seed=1))]
+fn jumpin_generate(
+    py: Python<'_>,
+    moves: u32,
+    rabbits: usize,
+    foxes: usize,
+    mushrooms: usize,
+    seed: u64,
+) -> PyResult<String> {
+    if !(1..=1000).contains(&moves) {
+        return Err(value_error(format!(
+            "moves {moves} is out of range (1..=1000)"
+        )));
+    }
+    let pieces = arcade_jumpin::hardest::PieceSet {
+        rabbits,
+        foxes,
+        mushrooms,
+    }
+    .validate()
+    .map_err(value_error)?;
+    let report = py
+        .detach(|| arcade_jumpin::generate_report(pieces, moves, seed, &Progress::hidden()))
+        .map_err(value_error)?;
+    to_json(&report)
+}
+
+fn tiles_level(level: &str, capacity: Option<usize>) -> PyResult<arcade_tiles::Level> {
+    arcade_tiles::load_level(bounded("the level", level)?, capacity).map_err(value_error)
+}
+
+/// Sheep a Sheep: solve a level (JSON text) with the exact or greedy solver.
+#[pyfunction]
+#[pyo3(signature = (level, solver="exact", seconds=10.0, nodes=None, capacity=None))]
+fn tiles_solve(
+    py: Python<'_>,
+    level: &str,
+    solver: &str,
+    seconds: f64,
+    nodes: Option<u64>,
+    capacity: Option<usize>,
+) -> PyResult<String> {
+    let level = tiles_level(level, capacity)?;
+    let solver = match solver {
+        "exact" => arcade_tiles::Solver::Exact,
+        "greedy" => arcade_tiles::Solver::Greedy,
+        s => {
+            return Err(value_error(format!(
+                "unknown solver {s:?} (expected exact or greedy)"
+            )));
+        }
+    };
+    if !(seconds.is_finite() && seconds > 0.0) {
+        return Err(value_error("seconds must be a positive number"));
+    }
+    let limits = arcade_tiles::Limits {
+        nodes,
+        ..arcade_tiles::Limits::seconds(seconds)
+    };
+    let report = py
+        .detach(|| arcade_tiles::solve_level(&level, solver, &limits))
+        .map_err(value_error)?;
+    to_json(&report)
+}
+
+/// Sheep a Sheep: replays clicks (tile ids) on a level.
+#[pyfunction]
+#[pyo3(signature = (level, clicks, capacity=None))]
+fn tiles_check(level: &str, clicks: Vec<usize>, capacity: Option<usize>) -> PyResult<String> {
+    let level = tiles_level(level, capacity)?;
+    to_json(&arcade_tiles::check_clicks(&level, &clicks))
+}
+
+/// Sheep a Sheep: a level solvable by construction, verified by the exact
+/// solver: (level JSON, report JSON).
+#[pyfunction]
+#[pyo3(signature = (layers=26, types=12, groups=10, capacity=7, difficulty=0.5, seed=1, verify_seconds=10.0))]
+#[allow(clippy::too_many_arguments)]
+fn tiles_generate(
+    py: Python<'_>,
+    layers: usize,
+    types: usize,
+    groups: usize,
+    capacity: usize,
+    difficulty: f64,
+    seed: u64,
+    verify_seconds: f64,
+) -> PyResult<(String, String)> {
+    let shape = arcade_tiles::layout::Classic {
+        layers,
+        types,
+        groups,
+    };
+    shape.validate().map_err(value_error)?;
+    if !(3..=64).contains(&capacity) {
+        return Err(value_error(format!(
+            "capacity {capacity} is out of range (3..=64)"
+        )));
+    }
+    if !(0.0..=1.0).contains(&difficulty) {
+        return Err(value_error(format!(
+            "difficulty {difficulty} is out of range (0..=1)"
+        )));
+    }
+    if !(verify_seconds.is_finite() && verify_seconds > 0.0) {
+        return Err(value_error("verify_seconds must be a positive number"));
+    }
+    let config = arcade_tiles::GenerateConfig {
+        shape,
+        capacity,
+        method: arcade_tiles::generated::Method::Construct { difficulty },
+        seed,
+    };
+    let limits = arcade_tiles::Limits::seconds(verify_seconds);
+    let (level, report) = py
+        .detach(|| arcade_tiles::generate_verified(&config, &limits))
+        .map_err(value_error)?;
+    Ok((level.to_json(), to_json(&report)?))
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(move_median_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(sketch, m)?)?;
+    m.add_function(wrap_pyfunction!(geek_replay, m)?)?;
+    m.add_function(wrap_pyfunction!(geek_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(jumpin_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(jumpin_generate, m)?)?;
+    m.add_function(wrap_pyfunction!(tiles_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(tiles_check, m)?)?;
+    m.add_function(wrap_pyfunction!(tiles_generate, m)?)?;
+    Ok(())
+}

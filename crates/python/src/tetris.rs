@@ -1,0 +1,417 @@
+//! Tetris: the single-game core, the vector core and the AIs' best placement.
+
+use crate::vector::{Game, Slots};
+use crate::{to_json, value_error};
+use arcade_tetris::env::{Env, EnvConfig, EnvError, Pieces, ROTATIONS, Variant};
+use arcade_tetris::{Board, MoveMode, Piece, PieceSource, Player, Randomizer, Rules, Weights};
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::prelude::*;
+
+/// "None" in the next-piece observation (an explicit sequence ran out).
+const NO_PIECE: i64 = 7;
+
+/// The configuration the Python options name: pieces are "uniform", "bag",
+/// "geek" (the challenge's sequence under classic rules) or piece letters;
+/// scoring "lines" or "geek" (the whole challenge: its rules and points).
+fn config(
+    width: usize,
+    height: usize,
+    pieces: &str,
+    scoring: &str,
+    max_pieces: Option<u64>,
+) -> PyResult<EnvConfig> {
+    let variant = match scoring {
+        "lines" => Variant::Classic {
+            pieces: match pieces {
+                "uniform" => Pieces::Random(Randomizer::Uniform),
+                "bag" | "7-bag" => Pieces::Random(Randomizer::Bag),
+                "geek" => {
+                    Pieces::Sequence(arcade_tetris::geek::sequence(arcade_tetris::geek::PIECES))
+                }
+                letters => Pieces::Sequence(
+                    PieceSource::parse_sequence(letters)
+                        .map_err(|e| value_error(format!("pieces: {e} (or uniform, bag, geek)")))?,
+                ),
+            },
+        },
+        "geek" => Variant::Geek,
+        other => {
+            return Err(value_error(format!(
+                "unknown scoring {other:?} (expected lines or geek)"
+            )));
+        }
+    };
+    let cfg = EnvConfig {
+        width,
+        height,
+        variant,
+        max_pieces,
+    };
+    Env::new(cfg.clone(), 0).map_err(value_error)?;
+    Ok(cfg)
+}
+
+/// One step of a game: an illegal placement ends the episode as a loss
+/// (so random actions, as `check_env` sends, never raise); an action outside
+/// the action space is an error.
+fn play(env: &mut Env, illegal: &mut bool, action: i64) -> Result<(f64, bool, bool), String> {
+    if env.is_over() || *illegal {
+        return Err(EnvError::Over.to_string());
+    }
+    let a = usize::try_from(action).map_err(|_| format!("action {action} is negative"))?;
+    match env.step(a) {
+        Ok(s) => Ok((
+            s.reward as f64,
+            env.is_over() && !env.is_truncated(),
+            env.is_truncated(),
+        )),
+        Err(EnvError::Illegal { .. }) => {
+            *illegal = true;
+            Ok((0.0, true, false))
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+fn piece_index(p: Option<Piece>) -> i64 {
+    p.map_or(NO_PIECE, |p| p.index() as i64)
+}
+
+/// One Tetris game (the `Tetris-v0` environment's engine).
+#[pyclass(module = "arcadekit._arcadekit")]
+pub struct TetrisCore {
+    env: Env,
+    illegal: bool,
+}
+
+#[pymethods]
+impl TetrisCore {
+    #[new]
+    #[pyo3(signature = (width=10, height=20, pieces="uniform", scoring="lines", max_pieces=None))]
+    fn new(
+        width: usize,
+        height: usize,
+        pieces: &str,
+        scoring: &str,
+        max_pieces: Option<u64>,
+    ) -> PyResult<TetrisCore> {
+        let cfg = config(width, height, pieces, scoring, max_pieces)?;
+        Ok(TetrisCore {
+            env: Env::new(cfg, 0).map_err(value_error)?,
+            illegal: false,
+        })
+    }
+
+    /// Starts a new game; `seed` seeds the pieces as `arcade tetris play --seed`.
+    fn reset(&mut self, seed: u64) {
+        self.env.reset(seed);
+        self.illegal = false;
+    }
+
+    /// Places the current piece: (reward, terminated, truncated, illegal).
+    fn step(&mut self, action: i64) -> PyResult<(f64, bool, bool, bool)> {
+        let (r, term, trunc) =
+            play(&mut self.env, &mut self.illegal, action).map_err(value_error)?;
+        Ok((r, term, trunc, self.illegal))
+    }
+
+    #[getter]
+    fn actions(&self) -> usize {
+        self.env.actions()
+    }
+
+    /// The field, `height × width`, 1 = filled, top row first.
+    fn board<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
+        let c = self.env.config();
+        let mut cells = vec![0u8; c.width * c.height];
+        self.env.write_board(&mut cells);
+        PyArray1::from_vec(py, cells).reshape([c.height, c.width])
+    }
+
+    /// 1 for each legal action.
+    fn mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let mut m = vec![0u8; self.env.actions()];
+        if !self.illegal {
+            self.env.action_mask(&mut m);
+        }
+        PyArray1::from_vec(py, m.into_iter().map(|b| b as i8).collect())
+    }
+
+    /// Current piece 0–6 (I O T S Z J L), 7 when there is none.
+    #[getter]
+    fn piece(&self) -> i64 {
+        piece_index(self.env.current())
+    }
+
+    #[getter]
+    fn next_piece(&self) -> i64 {
+        piece_index(self.env.next_piece())
+    }
+
+    #[getter]
+    fn lines(&self) -> u64 {
+        self.env.lines()
+    }
+
+    #[getter]
+    fn pieces(&self) -> u64 {
+        self.env.pieces()
+    }
+
+    #[getter]
+    fn score(&self) -> u64 {
+        self.env.score()
+    }
+
+    /// The field as text (`#` filled), top row first.
+    fn text(&self) -> String {
+        self.env.board().to_string()
+    }
+
+    /// The action a classic AI (`bcts`, `dellacherie`, … or a weights file)
+    /// plays now, or `None` when the game is over.
+    #[pyo3(signature = (ai="bcts", preview=false))]
+    fn ai_action(&self, ai: &str, preview: bool) -> PyResult<Option<usize>> {
+        let Some(piece) = self.env.current() else {
+            return Ok(None);
+        };
+        if self.env.is_over() || self.illegal {
+            return Ok(None);
+        }
+        let weights = Weights::resolve(ai).map_err(value_error)?;
+        let mut player = Player::new(self.env.rules().clone(), weights, MoveMode::Drop, preview);
+        Ok(player
+            .choose(self.env.board(), piece, self.env.next_piece())
+            .and_then(|p| self.env.action_of(p)))
+    }
+}
+
+/// One sub-environment of the vector core.
+struct TetrisGame {
+    env: Env,
+    illegal: bool,
+}
+
+impl Game for TetrisGame {
+    type Config = EnvConfig;
+    /// A placement search is about a microsecond.
+    const PARALLEL_MIN: usize = 32;
+
+    fn start(config: &EnvConfig, seed: u64) -> TetrisGame {
+        TetrisGame {
+            env: Env::new(config.clone(), seed).expect("checked when the vector was made"),
+            illegal: false,
+        }
+    }
+
+    fn check(config: &EnvConfig, action: i64) -> Result<(), String> {
+        let n = (ROTATIONS * config.width) as i64;
+        if (0..n).contains(&action) {
+            Ok(())
+        } else {
+            Err(format!("action {action} is out of range (0..{n})"))
+        }
+    }
+
+    fn play(&mut self, action: i64) -> Result<(f64, bool, bool), String> {
+        play(&mut self.env, &mut self.illegal, action)
+    }
+}
+
+/// N Tetris games stepped together (the `TetrisVector` environment's engine).
+#[pyclass(module = "arcadekit._arcadekit")]
+pub struct TetrisVectorCore {
+    config: EnvConfig,
+    slots: Slots<TetrisGame>,
+}
+
+/// Observation arrays: boards (N, H, W), pieces (N,), next pieces (N,), masks (N, A).
+type TetrisObs<'py> = (
+    Bound<'py, PyArray3<u8>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray2<i8>>,
+);
+
+type StepArrays<'py> = (
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<bool>>,
+);
+
+#[pymethods]
+impl TetrisVectorCore {
+    #[new]
+    #[pyo3(signature = (num_envs, seed, width=10, height=20, pieces="uniform", scoring="lines", max_pieces=None))]
+    fn new(
+        num_envs: usize,
+        seed: u64,
+        width: usize,
+        height: usize,
+        pieces: &str,
+        scoring: &str,
+        max_pieces: Option<u64>,
+    ) -> PyResult<TetrisVectorCore> {
+        if num_envs == 0 {
+            return Err(value_error("num_envs must be at least 1"));
+        }
+        let config = config(width, height, pieces, scoring, max_pieces)?;
+        let slots = Slots::new(&config, num_envs, seed);
+        Ok(TetrisVectorCore { config, slots })
+    }
+
+    fn reset(&mut self, py: Python<'_>, seed: u64) {
+        let (config, slots) = (&self.config, &mut self.slots);
+        py.detach(|| slots.reset(config, seed));
+    }
+
+    /// Steps every sub-environment: (reward, terminated, truncated).
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<StepArrays<'py>> {
+        let actions = actions.as_slice().map_err(value_error)?.to_vec();
+        let (config, slots) = (&self.config, &mut self.slots);
+        let out = py
+            .detach(|| slots.step(config, &actions))
+            .map_err(value_error)?;
+        Ok((
+            PyArray1::from_vec(py, out.reward),
+            PyArray1::from_vec(py, out.terminated),
+            PyArray1::from_vec(py, out.truncated),
+        ))
+    }
+
+    /// The observation of every sub-environment.
+    fn observe<'py>(&self, py: Python<'py>) -> PyResult<TetrisObs<'py>> {
+        let (w, h) = (self.config.width, self.config.height);
+        let n = self.slots.slots.len();
+        let a = ROTATIONS * w;
+        let mut boards = vec![0u8; n * w * h];
+        let mut masks = vec![0u8; n * a];
+        let mut pieces = Vec::with_capacity(n);
+        let mut next = Vec::with_capacity(n);
+        for (i, s) in self.slots.slots.iter().enumerate() {
+            let g = &s.game;
+            g.env.write_board(&mut boards[i * w * h..(i + 1) * w * h]);
+            if !g.illegal {
+                g.env.action_mask(&mut masks[i * a..(i + 1) * a]);
+            }
+            pieces.push(piece_index(g.env.current()));
+            next.push(piece_index(g.env.next_piece()));
+        }
+        let masks: Vec<i8> = masks.into_iter().map(|b| b as i8).collect();
+        Ok((
+            PyArray1::from_vec(py, boards).reshape([n, h, w])?,
+            PyArray1::from_vec(py, pieces),
+            PyArray1::from_vec(py, next),
+            PyArray1::from_vec(py, masks).reshape([n, a])?,
+        ))
+    }
+
+    /// Rows cleared (or Geek points) so far in each sub-environment's episode.
+    fn scores<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
+        PyArray1::from_vec(
+            py,
+            self.slots
+                .slots
+                .iter()
+                .map(|s| s.game.env.score())
+                .collect(),
+        )
+    }
+}
+
+/// The placement a classic AI chooses for `piece` on `board` (0/1 cells,
+/// top row first): `(rotation, column, row)` or `None` when it has none.
+#[pyfunction]
+#[pyo3(signature = (board, piece, next=None, ai="bcts"))]
+fn tetris_best_placement(
+    board: PyReadonlyArray2<'_, u8>,
+    piece: &str,
+    next: Option<&str>,
+    ai: &str,
+) -> PyResult<Option<(u8, u8, u8)>> {
+    let cells = board.as_array();
+    let (h, w) = cells.dim();
+    let mut b = Board::new(w, h).map_err(value_error)?;
+    for y in 0..h {
+        for x in 0..w {
+            match cells[[y, x]] {
+                0 => {}
+                1 => b.set(x, h - 1 - y),
+                v => {
+                    return Err(value_error(format!(
+                        "board cell ({x},{y}) is {v}, expected 0 or 1"
+                    )));
+                }
+            }
+        }
+    }
+    let letter = |s: &str| -> PyResult<Piece> {
+        let mut c = s.chars();
+        match (c.next().and_then(Piece::from_letter), c.next()) {
+            (Some(p), None) => Ok(p),
+            _ => Err(value_error(format!(
+                "piece {s:?} is not one of I O T S Z J L"
+            ))),
+        }
+    };
+    let piece = letter(piece)?;
+    let next = next.map(letter).transpose()?;
+    let weights = Weights::resolve(ai).map_err(value_error)?;
+    let mut player = Player::new(Rules::classic(), weights, MoveMode::Drop, next.is_some());
+    Ok(player
+        .choose(&b, piece, next)
+        .map(|p| (p.rotation, p.col, p.row)))
+}
+
+/// The names of the shipped AI weights.
+#[pyfunction]
+fn tetris_ais() -> Vec<&'static str> {
+    arcade_tetris::eval::BUILTINS.to_vec()
+}
+
+/// Plays one game with an AI, as `arcade tetris play --json` reports it.
+#[pyfunction]
+#[pyo3(signature = (ai="bcts", width=10, height=20, seed=1, pieces="uniform", max_pieces=None))]
+fn tetris_play(
+    py: Python<'_>,
+    ai: &str,
+    width: usize,
+    height: usize,
+    seed: u64,
+    pieces: &str,
+    max_pieces: Option<u64>,
+) -> PyResult<String> {
+    let weights = Weights::resolve(ai).map_err(value_error)?;
+    let kind: Randomizer = pieces.parse().map_err(value_error)?;
+    let board = Board::new(width, height).map_err(value_error)?;
+    let limits = arcade_tetris::Limits {
+        max_pieces,
+        max_lines: None,
+    };
+    let start = std::time::Instant::now();
+    let result = py.detach(|| {
+        let mut player = Player::new(Rules::classic(), weights.clone(), MoveMode::Drop, false);
+        let mut source = PieceSource::random(kind, seed);
+        arcade_tetris::game::play(&mut player, board, &mut source, limits, |_| {})
+    });
+    to_json(&arcade_tetris::game::PlayReport::new(
+        &weights.name,
+        &board,
+        seed,
+        &result,
+        start.elapsed().as_secs_f64(),
+    ))
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<TetrisCore>()?;
+    m.add_class::<TetrisVectorCore>()?;
+    m.add_function(wrap_pyfunction!(tetris_best_placement, m)?)?;
+    m.add_function(wrap_pyfunction!(tetris_ais, m)?)?;
+    m.add_function(wrap_pyfunction!(tetris_play, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,346 @@
+//! One game stepped from outside, one placement at a time: the loop of a
+//! reinforcement-learning agent (the Python environments drive this).
+//!
+//! An action is a (rotation, column) pair, `rotation · width + column`, with
+//! the piece hard-dropped there ([`MoveMode::Drop`]), so the action space has
+//! a fixed size (`4 · width`) and [`Env::action_mask`] says which actions are
+//! legal placements of the current piece. Two variants:
+//! - [`Variant::Classic`]: classic rules, any board size, a seeded or explicit
+//!   piece stream, reward = rows cleared (what `arcade tetris play` plays);
+//! - [`Variant::Geek`]: the Geek Challenge (10×20, its 10,000-piece sequence,
+//!   spawn rotations and scoring, [`crate::geek::lock`]), reward = points.
+
+use crate::board::{Board, BoardError};
+use crate::game::{End, spawn_fits};
+use crate::geek;
+use crate::movegen::{self, MoveMode, Placement};
+use crate::piece::Piece;
+use crate::rules::Rules;
+use crate::source::{PieceSource, Randomizer};
+use thiserror::Error;
+
+/// Rotation states an action can name.
+pub const ROTATIONS: usize = 4;
+
+/// Which game is played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// Classic rules; pieces from `pieces` (seeded per episode) or a fixed
+    /// sequence; reward = rows cleared.
+    Classic { pieces: Pieces },
+    /// The Geek Challenge; reward = its points.
+    Geek,
+}
+
+/// Where a classic game's pieces come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pieces {
+    Random(Randomizer),
+    /// This sequence every episode; the game ends when it runs out.
+    Sequence(Vec<Piece>),
+}
+
+/// What a game is made of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EnvConfig {
+    pub width: usize,
+    pub height: usize,
+    pub variant: Variant,
+    /// Ends the episode (truncation, not a loss) after this many pieces.
+    pub max_pieces: Option<u64>,
+}
+
+impl Default for EnvConfig {
+    fn default() -> EnvConfig {
+        EnvConfig {
+            width: 10,
+            height: 20,
+            variant: Variant::Classic {
+                pieces: Pieces::Random(Randomizer::Uniform),
+            },
+            max_pieces: None,
+        }
+    }
+}
+
+/// Bad configurations and illegal actions.
+#[derive(Debug, PartialEq, Eq, Error)]
+pub enum EnvError {
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    #[error("the Geek Challenge is played on a 10x20 board, not {width}x{height}")]
+    GeekSize { width: usize, height: usize },
+    #[error("the piece sequence is empty")]
+    EmptySequence,
+    #[error("action {action} is out of range (0..{actions})")]
+    OutOfRange { action: usize, actions: usize },
+    #[error("action {action} (rotation {rotation}, column {col}) is not a legal placement")]
+    Illegal {
+        action: usize,
+        rotation: usize,
+        col: usize,
+    },
+    #[error("the game is over: reset it first")]
+    Over,
+}
+
+/// What one step did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepOutcome {
+    /// Rows cleared (classic) or points scored (Geek).
+    pub reward: u64,
+    pub lines: u32,
+    /// Set once the game is over.
+    pub end: Option<End>,
+}
+
+/// A game in progress.
+#[derive(Clone, Debug)]
+pub struct Env {
+    config: EnvConfig,
+    rules: Rules,
+    board: Board,
+    source: PieceSource,
+    current: Option<Piece>,
+    next: Option<Piece>,
+    placements: Vec<Placement>,
+    /// For each action, its index in `placements`, or `u16::MAX`.
+    slot: Vec<u16>,
+    lines: u64,
+    pieces: u64,
+    score: u64,
+    end: Option<End>,
+}
+
+impl Env {
+    /// A new game; `seed` seeds a random piece stream exactly as
+    /// `arcade tetris play --seed` does.
+    pub fn new(config: EnvConfig, seed: u64) -> Result<Env, EnvError> {
+        let board = Board::new(config.width, config.height)?;
+        let (rules, source) = match &config.variant {
+            Variant::Classic { pieces } => {
+                let source = match pieces {
+                    Pieces::Random(kind) => PieceSource::random(*kind, seed),
+                    Pieces::Sequence(s) if s.is_empty() => return Err(EnvError::EmptySequence),
+                    Pieces::Sequence(s) => PieceSource::sequence(s.clone()),
+                };
+                (Rules::classic(), source)
+            }
+            Variant::Geek => {
+                if (config.width, config.height) != (geek::WIDTH, geek::HEIGHT) {
+                    return Err(EnvError::GeekSize {
+                        width: config.width,
+                        height: config.height,
+                    });
+                }
+                (
+                    Rules::geek(),
+                    PieceSource::sequence(geek::sequence(geek::PIECES)),
+                )
+            }
+        };
+        let mut env = Env {
+            slot: vec![u16::MAX; ROTATIONS * config.width],
+            config,
+            rules,
+            board,
+            source,
+            current: None,
+            next: None,
+            placements: Vec::new(),
+            lines: 0,
+            pieces: 0,
+            score: 0,
+            end: None,
+        };
+        env.current = env.source.next();
+        env.next = env.source.next();
+        env.prepare();
+        Ok(env)
+    }
+
+    /// Starts the same kind of game again with a new seed.
+    pub fn reset(&mut self, seed: u64) {
+        *self = Env::new(self.config.clone(), seed).expect("the configuration was checked");
+    }
+
+    /// Size of the action space: `4 · width`.
+    pub fn actions(&self) -> usize {
+        self.slot.len()
+    }
+
+    /// Writes 1 for each legal action, 0 elsewhere (all 0 once over).
+    pub fn action_mask(&self, out: &mut [u8]) {
+        for (o, &s) in out.iter_mut().zip(&self.slot) {
+            *o = u8::from(s != u16::MAX);
+        }
+    }
+
+    /// The legal placements of the current piece, in action order.
+    pub fn legal_actions(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.slot.len()).filter(|&a| self.slot[a] != u16::MAX)
+    }
+
+    /// The action that places the current piece at `p`, if `p` is legal.
+    pub fn action_of(&self, p: Placement) -> Option<usize> {
+        let a = p.rotation as usize * self.config.width + p.col as usize;
+        (self.slot.get(a).is_some_and(|&s| s != u16::MAX)
+            && self.placements[self.slot[a] as usize] == p)
+            .then_some(a)
+    }
+
+    /// Locks the current piece where `action` says.
+    pub fn step(&mut self, action: usize) -> Result<StepOutcome, EnvError> {
+        if self.end.is_some() {
+            return Err(EnvError::Over);
+        }
+        let slot = *self.slot.get(action).ok_or(EnvError::OutOfRange {
+            action,
+            actions: self.slot.len(),
+        })?;
+        if slot == u16::MAX {
+            return Err(EnvError::Illegal {
+                action,
+                rotation: action / self.config.width,
+                col: action % self.config.width,
+            });
+        }
+        let p = self.placements[slot as usize];
+        let piece = self.current.expect("a game that is not over has a piece");
+        let (reward, lines) = match self.config.variant {
+            Variant::Classic { .. } => {
+                let shape = self.rules.shape(piece, p.rotation as usize);
+                let lock = self.board.lock(shape, p.col as usize, p.row as usize);
+                (u64::from(lock.lines), lock.lines)
+            }
+            Variant::Geek => {
+                let last = self.pieces as usize + 1 == geek::PIECES;
+                let locked = geek::lock(&self.rules, &self.board, piece, p, last);
+                self.board = locked.board;
+                if locked.topped_out {
+                    self.end = Some(End::ToppedOut);
+                }
+                (locked.points, locked.lines)
+            }
+        };
+        self.pieces += 1;
+        self.lines += u64::from(lines);
+        self.score += reward;
+        self.current = self.next;
+        self.next = self.source.next();
+        self.prepare();
+        Ok(StepOutcome {
+            reward,
+            lines,
+            end: self.end,
+        })
+    }
+
+    /// Finds the current piece's placements and decides whether the game is over.
+    fn prepare(&mut self) {
+        self.slot.fill(u16::MAX);
+        self.placements.clear();
+        if self.end.is_none() {
+            self.end = self.ended();
+        }
+        if self.end.is_some() {
+            return;
+        }
+        let piece = self.current.expect("checked by ended");
+        let spawn = match self.config.variant {
+            Variant::Classic { .. } => 0,
+            Variant::Geek => geek::spawn_rotation(self.pieces as usize),
+        };
+        movegen::placements(
+            &self.rules,
+            &self.board,
+            piece,
+            spawn,
+            MoveMode::Drop,
+            &mut self.placements,
+        );
+        for (i, p) in self.placements.iter().enumerate() {
+            let a = p.rotation as usize * self.config.width + p.col as usize;
+            // Drop mode lands each (rotation, column) at one row.
+            if self.slot[a] == u16::MAX {
+                self.slot[a] = i as u16;
+            }
+        }
+        if self.placements.is_empty() {
+            self.end = Some(End::ToppedOut);
+        }
+    }
+
+    fn ended(&self) -> Option<End> {
+        if self.config.max_pieces.is_some_and(|m| self.pieces >= m) {
+            return Some(End::PieceLimit);
+        }
+        let Some(piece) = self.current else {
+            return Some(End::SequenceEnd);
+        };
+        let classic = matches!(self.config.variant, Variant::Classic { .. });
+        (classic && !spawn_fits(&self.rules, &self.board, piece)).then_some(End::ToppedOut)
+    }
+
+    /// Why the game ended, once it has.
+    pub fn end(&self) -> Option<End> {
+        self.end
+    }
+
+    /// True once the game can take no more actions.
+    pub fn is_over(&self) -> bool {
+        self.end().is_some()
+    }
+
+    /// Whether the game was cut short by the piece cap rather than ended by
+    /// its rules (a top-out, or the end of the sequence: no piece is left).
+    pub fn is_truncated(&self) -> bool {
+        self.end == Some(End::PieceLimit)
+    }
+
+    /// Writes the visible field as 0/1 cells, top row first, `height × width`.
+    pub fn write_board(&self, out: &mut [u8]) {
+        let (w, h) = (self.config.width, self.config.height);
+        for (r, row) in out.chunks_exact_mut(w).take(h).enumerate() {
+            let bits = self.board.row(h - 1 - r);
+            for (x, cell) in row.iter_mut().enumerate() {
+                *cell = ((bits >> x) & 1) as u8;
+            }
+        }
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn config(&self) -> &EnvConfig {
+        &self.config
+    }
+
+    /// The piece to place now (`None` once the sequence ran out).
+    pub fn current(&self) -> Option<Piece> {
+        self.current
+    }
+
+    /// The preview piece.
+    pub fn next_piece(&self) -> Option<Piece> {
+        self.next
+    }
+
+    pub fn lines(&self) -> u64 {
+        self.lines
+    }
+
+    pub fn pieces(&self) -> u64 {
+        self.pieces
+    }
+
+    /// Rows (classic) or points (Geek) so far.
+    pub fn score(&self) -> u64 {
+        self.score
+    }
+}

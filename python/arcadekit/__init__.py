@@ -1,0 +1,44 @@
+"""arcadekit: arcade's game engines as Gymnasium environments and its solvers
+as Python functions, all in Rust.
+
+Environments (``gymnasium.make("arcadekit/<name>")``): ``Tetris-v0``,
+``Flappy-v0``, ``Minesweeper-v0``; vector environments stepped in Rust:
+:class:`TetrisVectorEnv`, :class:`FlappyVectorEnv`,
+:class:`MinesweeperVectorEnv`. Solvers: :func:`move_median`,
+:func:`mines_analyze`, :func:`tetris_best_placement` and more (see
+``help(arcadekit.solvers)``).
+"""
+
+from gymnasium.envs.registration import register as _register
+
+from . import solvers
+from .flappy import FlappyEnv
+from .minesweeper import MinesweeperEnv
+from .solvers import *  # noqa: F401,F403
+from .solvers import __all__ as _solver_names
+from .tetris import TetrisEnv
+from ._arcadekit import episode_seed
+from .vector import FlappyVectorEnv, MinesweeperVectorEnv, TetrisVectorEnv
+
+__all__ = [
+    "TetrisEnv",
+    "FlappyEnv",
+    "MinesweeperEnv",
+    "TetrisVectorEnv",
+    "FlappyVectorEnv",
+    "MinesweeperVectorEnv",
+    "episode_seed",
+    "solvers",
+    *_solver_names,
+]
+
+for _name, _single, _vector in [
+    ("Tetris-v0", "tetris:TetrisEnv", "vector:TetrisVectorEnv"),
+    ("Flappy-v0", "flappy:FlappyEnv", "vector:FlappyVectorEnv"),
+    ("Minesweeper-v0", "minesweeper:MinesweeperEnv", "vector:MinesweeperVectorEnv"),
+]:
+    _register(
+        id=f"arcadekit/{_name}",
+        entry_point=f"arcadekit.{_single}",
+        vector_entry_point=f"arcadekit.{_vector}",
+    )

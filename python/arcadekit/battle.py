@@ -1,0 +1,128 @@
+"""The two-player Minesweeper battle as a PettingZoo ``AECEnv``.
+
+Players share one board and race to find mines: clicking a mine captures it
+and the same player moves again; a safe click opens cells and passes the
+turn; the first to ``target`` mines (a majority by default) wins. The
+built-in AIs (``rule``, ``greedy``, ``ev``) are available as opponents
+through :meth:`MinesBattleEnv.ai_action`.
+
+Needs ``pettingzoo`` (``pip install arcadekit[pettingzoo]``).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from . import _arcadekit as _ak
+from ._seeding import engine_seed
+
+
+class MinesBattleEnv(AECEnv):
+    """Minesweeper battle for ``player_0`` (moves first) and ``player_1``.
+
+    * **Action**: a cell, ``y * width + x``.
+    * **Observation** (per agent): ``{"observation": (height, width) int8
+      grid: −1 hidden, 0–8 numbers, −2 mines this agent captured, −3 mines
+      the other captured; "action_mask": hidden cells, int8}``.
+    * **Reward**: +1 to the winner and −1 to the loser when the game ends
+      (0 each for a draw); with ``capture_reward`` also that much per mine
+      captured.
+    * ``level``: ``"contest"`` (16×16, 51 mines, first to 26), a preset or
+      ``"WxH/M"``; ``target`` overrides the mines needed to win.
+
+    ``reset(seed=s)`` plays the layout ``arcade mines battle`` plays for
+    layout seed ``s``; :meth:`ai_action` draws from the same per-seat random
+    streams as the arena, so two AIs replay the arena's game exactly.
+    """
+
+    metadata = {"render_modes": ["ansi"], "name": "arcadekit_mines_battle_v0", "is_parallelizable": False}
+
+    def __init__(self, level: str = "contest", target: Optional[int] = None,
+                 capture_reward: float = 0.0, render_mode: Optional[str] = None):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"unknown render_mode {render_mode!r} (expected ansi)")
+        self._core = _ak.BattleCore(level, target)
+        self.render_mode = render_mode
+        self._capture_reward = float(capture_reward)
+        self.possible_agents = ["player_0", "player_1"]
+        h, w = self._core.height, self._core.width
+        obs = spaces.Dict(
+            {
+                "observation": spaces.Box(-3, 8, (h, w), np.int8),
+                "action_mask": spaces.Box(0, 1, (h * w,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(h * w) for a in self.possible_agents}
+        self._rng = np.random.default_rng()
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self._core.reset(engine_seed(seed, self._rng))
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[self._core.to_move]
+
+    def observe(self, agent):
+        grid, mask = self._core.observe(self.possible_agents.index(agent))
+        return {"observation": grid, "action_mask": mask}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        captured = self._core.play(int(action))
+        if captured:
+            self.rewards[agent] += self._capture_reward
+        if self._core.is_over:
+            winner = self._core.winner
+            for i, a in enumerate(self.possible_agents):
+                if winner is not None:
+                    self.rewards[a] += 1.0 if i == winner else -1.0
+                self.terminations[a] = True
+            scores = self._core.scores
+            for a in self.agents:
+                self.infos[a] = {"scores": scores, "winner": winner}
+        else:
+            self.agent_selection = self.possible_agents[self._core.to_move]
+        self._accumulate_rewards()
+
+    def ai_action(self, ai: str = "ev") -> int:
+        """The built-in AI's click for the agent to move (``rule``, ``greedy`` or ``ev``)."""
+        return self._core.ai_action(ai)
+
+    @property
+    def scores(self):
+        return self._core.scores
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return self._core.text(self._core.is_over)
+        return None
+
+    def close(self):
+        pass
+
+
+def env(**kwargs) -> MinesBattleEnv:
+    """PettingZoo-style constructor."""
+    return MinesBattleEnv(**kwargs)

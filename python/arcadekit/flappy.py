@@ -1,0 +1,67 @@
+"""``arcadekit/Flappy-v0``: one frame per step, flap or not."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from . import _arcadekit as _ak
+from ._render import flappy_frame
+from ._seeding import engine_seed
+
+
+class FlappyEnv(gym.Env):
+    """Flappy Bird on arcade's integer-physics engine (FlapPyBird's constants).
+
+    * **Action**: 0 = no flap, 1 = flap.
+    * **Observation**: 5 ``float32`` features (horizontal distance to the
+      pipe ahead, its gap top and bottom, the bird's height, its vertical
+      speed, as shares of the screen), or 7 with ``extended=True`` (plus the
+      next pipe's gap).
+    * **Reward**: +60 per pipe cleared, −450 for a crash (the engine's values).
+    * **Episode end**: terminated on a crash, truncated at ``max_pipes``.
+
+    ``reset(seed=s)`` plays the game of ``arcade flappy play --seed s``.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 30}
+
+    def __init__(
+        self,
+        extended: bool = False,
+        max_pipes: Optional[int] = None,
+        render_mode: Optional[str] = None,
+    ):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"unknown render_mode {render_mode!r} (expected ansi or rgb_array)")
+        self._core = _ak.FlappyCore(max_pipes, extended)
+        self.render_mode = render_mode
+        n = 7 if extended else 5
+        self.observation_space = spaces.Box(-1.0, 2.0, (n,), np.float32)
+        self.action_space = spaces.Discrete(2)
+
+    def _info(self) -> dict:
+        return {"pipes": self._core.pipes, "frames": self._core.frames}
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        super().reset(seed=seed)
+        self._core.reset(engine_seed(seed, self.np_random))
+        return self._core.obs(), self._info()
+
+    def step(self, action: Any):
+        reward, terminated, truncated = self._core.step(int(action))
+        return self._core.obs(), reward, terminated, truncated, self._info()
+
+    def heuristic_action(self) -> int:
+        """What arcade's heuristic controller (``--policy heuristic``) would do."""
+        return self._core.heuristic()
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return self._core.text()
+        if self.render_mode == "rgb_array":
+            return flappy_frame(self._core)
+        return None

@@ -1,0 +1,179 @@
+"""arcade's solvers as functions. Reports are the dicts ``arcade … --json``
+prints; bad input raises ``ValueError`` with the CLI's one-line message."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Callable, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _arcadekit as _ak
+
+__all__ = [
+    "move_median",
+    "sketch",
+    "mines_analyze",
+    "mines_play",
+    "tetris_best_placement",
+    "tetris_play",
+    "tetris_ais",
+    "geek_replay",
+    "geek_solve",
+    "jumpin_solve",
+    "jumpin_generate",
+    "tiles_solve",
+    "tiles_check",
+    "tiles_generate",
+]
+
+
+def move_median(a, window: int, min_count: Optional[int] = None, axis: int = -1) -> np.ndarray:
+    """Moving window median along ``axis``: a drop-in for
+    ``bottleneck.move_median``. Output ``i`` is the median of the numbers among
+    the last ``window`` values up to ``i`` (fewer at the start); NaNs take
+    their place in the window but are left out; fewer than ``min_count``
+    numbers (default: ``window``, as bottleneck) give NaN. Same shape as
+    ``a``; ``float32`` in gives ``float32`` out, anything else ``float64``."""
+    arr = np.asarray(a)
+    if arr.ndim == 0:
+        raise ValueError("moving window functions require ndim > 0")
+    if not isinstance(window, (int, np.integer)) or isinstance(window, bool):
+        raise TypeError(f"window must be an integer, not {type(window).__name__}")
+    if min_count is None:
+        min_count = window
+    moved = np.moveaxis(arr, axis, -1)
+    n = moved.shape[-1]
+    rows = np.ascontiguousarray(moved, dtype=np.float64).reshape(-1, n)
+    out = _ak.move_median_rows(rows, int(window), int(min_count)).reshape(moved.shape)
+    out = np.moveaxis(out, -1, axis)
+    return out.astype(np.float32) if arr.dtype == np.float32 else out
+
+
+def sketch(
+    image,
+    depth: float = 10.0,
+    elevation: float = math.pi / 2.2,
+    azimuth: float = math.pi / 4,
+) -> np.ndarray:
+    """Pencil sketch of a grey ``(H, W)`` or RGB ``(H, W, 3)`` ``uint8`` image
+    (``arcade sketch``): relief ``depth``, light ``elevation`` and ``azimuth``
+    in radians. Returns ``(H, W) uint8``."""
+    arr = np.asarray(image)
+    if arr.dtype != np.uint8:
+        raise ValueError(f"image dtype is {arr.dtype}, expected uint8")
+    return _ak.sketch(arr, float(depth), float(elevation), float(azimuth))
+
+
+def _analysis(report: dict) -> dict:
+    probs = np.array(
+        [[np.nan if p is None else p for p in row] for row in report["probabilities"]],
+        dtype=np.float64,
+    )
+    report["probabilities"] = probs
+    return report
+
+
+def mines_analyze(position: Union[str, np.ndarray], mines: Optional[int] = None, strength: str = "standard") -> dict:
+    """Exact mine probabilities of a Minesweeper position (``arcade mines analyze``).
+
+    ``position`` is arcade's text format, or a grid (−1 hidden, −2 known mine,
+    0–8 numbers) with ``mines`` the board's mine count. Returns the report with
+    ``"probabilities"`` as an ``(H, W)`` array (NaN for revealed cells), the
+    certain cells, and ``"best"``: the solver's move ``[x, y]``."""
+    if isinstance(position, str):
+        if mines is not None:
+            raise ValueError("mines comes from the text's header; give it only with a grid")
+        return _analysis(json.loads(_ak.mines_analyze_text(position, strength)))
+    if mines is None:
+        raise ValueError("give the board's mine count: mines_analyze(grid, mines)")
+    grid = np.asarray(position, dtype=np.int64)
+    if grid.ndim != 2:
+        raise ValueError(f"grid has {grid.ndim} dimensions, expected 2 (height, width)")
+    return _analysis(json.loads(_ak.mines_analyze(grid, int(mines), strength)))
+
+
+def mines_play(level: str = "expert", rule: str = "sfar", seed: int = 1, first: Optional[Tuple[int, int]] = None, strength: str = "standard") -> dict:
+    """One seeded game played by the solver (``arcade mines play --json``)."""
+    return json.loads(_ak.mines_play(level, rule, seed, first, strength))
+
+
+def tetris_best_placement(board, piece: str, next: Optional[str] = None, ai: str = "bcts") -> Optional[Tuple[int, int, int]]:
+    """Where a classic AI puts ``piece`` (a letter of IOTSZJL) on ``board``
+    (0/1 cells, ``(height, width)``, top row first): ``(rotation, column,
+    row)`` with ``row`` counted from the bottom, or ``None`` if it cannot be
+    placed. With ``next``, the AI looks one piece ahead. ``ai`` is a shipped
+    name (``tetris_ais()``) or a weights file."""
+    return _ak.tetris_best_placement(np.ascontiguousarray(board, dtype=np.uint8), piece, next, ai)
+
+
+def tetris_play(ai: str = "bcts", width: int = 10, height: int = 20, seed: int = 1, pieces: str = "uniform", max_pieces: Optional[int] = None) -> dict:
+    """One game by a classic AI (``arcade tetris play --json``)."""
+    return json.loads(_ak.tetris_play(ai, width, height, seed, pieces, max_pieces))
+
+
+def tetris_ais() -> list:
+    """Names of the shipped Tetris AIs."""
+    return list(_ak.tetris_ais())
+
+
+def geek_replay(record: str) -> dict:
+    """Replays a Geek Challenge operation record (its text) and scores it."""
+    return json.loads(_ak.geek_replay(record))
+
+
+def geek_solve(
+    out: str,
+    beam: int = 1000,
+    pieces: int = 10_000,
+    seconds: Optional[float] = None,
+    progress: Union[None, bool, Callable[[int, Optional[int]], None]] = None,
+) -> dict:
+    """The Geek Challenge beam search (``arcade geek solve``); the record
+    is written to ``out``. ``progress``: a callable ``(pieces_done, total)``
+    called five times a second, or ``True`` for a ``tqdm`` bar."""
+    bar = None
+    if progress is True:
+        from tqdm import tqdm
+
+        bar = tqdm(total=pieces, unit="piece")
+
+        def progress(done, total):
+            bar.total = total or bar.total
+            bar.n = done
+            bar.refresh()
+
+    try:
+        return json.loads(_ak.geek_solve(out, beam, pieces, seconds, progress or None))
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def jumpin_solve(puzzle: str) -> dict:
+    """Shortest solution of a Jump In' challenge code or board text."""
+    return json.loads(_ak.jumpin_solve(puzzle))
+
+
+def jumpin_generate(moves: int, rabbits: int = 3, foxes: int = 2, mushrooms: int = 3, seed: int = 1) -> dict:
+    """A Jump In' puzzle whose shortest solution takes ``moves`` moves."""
+    return json.loads(_ak.jumpin_generate(moves, rabbits, foxes, mushrooms, seed))
+
+
+def tiles_solve(level: str, solver: str = "exact", seconds: float = 10.0, nodes: Optional[int] = None, capacity: Optional[int] = None) -> dict:
+    """Solves a Sheep a Sheep level (its JSON text): ``"exact"`` proves it
+    solvable or not within the limits, ``"greedy"`` plays it once."""
+    return json.loads(_ak.tiles_solve(level, solver, seconds, nodes, capacity))
+
+
+def tiles_check(level: str, clicks: Sequence[int], capacity: Optional[int] = None) -> dict:
+    """Replays ``clicks`` (tile ids) on a Sheep a Sheep level."""
+    return json.loads(_ak.tiles_check(level, [int(c) for c in clicks], capacity))
+
+
+def tiles_generate(layers: int = 26, types: int = 12, groups: int = 10, capacity: int = 7, difficulty: float = 0.5, seed: int = 1, verify_seconds: float = 10.0) -> Tuple[str, dict]:
+    """A Sheep a Sheep level solvable by construction, verified by the exact
+    solver: ``(level_json, report)``."""
+    level, report = _ak.tiles_generate(layers, types, groups, capacity, difficulty, seed, verify_seconds)
+    return level, json.loads(report)

@@ -1,0 +1,117 @@
+"""Vector environments stepped in Rust: one ``step`` call plays all
+``num_envs`` games on Rust threads with the GIL released and returns NumPy
+arrays, with no Python object per sub-environment.
+
+* **Autoreset**: Gymnasium's default, ``AutoresetMode.NEXT_STEP``: when a
+  sub-environment's episode ends, the next ``step`` resets it (ignoring its
+  action) and returns its first observation with reward 0 and
+  ``terminated = truncated = False``.
+* **Seeds**: ``reset(seed=s)`` starts episode ``e`` of sub-environment ``i``
+  from the engine seed ``derive_seed(derive_seed(s, i), e)`` (arcade's
+  splitmix64 derivation), so sub-environment ``i`` plays the same episodes
+  for the same actions whatever ``num_envs`` is.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from . import _arcadekit as _ak
+from ._seeding import MAX_SEED
+from .flappy import FlappyEnv
+from .minesweeper import MinesweeperEnv
+from .tetris import TetrisEnv
+
+
+class _RustVectorEnv(VectorEnv):
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def _setup(self, single, core, num_envs: int):
+        self.num_envs = num_envs
+        self.single_observation_space = single.observation_space
+        self.single_action_space = single.action_space
+        self.observation_space = batch_space(single.observation_space, num_envs)
+        self.action_space = batch_space(single.action_space, num_envs)
+        self._core = core
+        self._seeded = False
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        if seed is not None and not isinstance(seed, (int, np.integer)):
+            raise ValueError("seed must be one integer: sub-environment seeds derive from it")
+        super().reset(seed=seed)
+        if seed is None:
+            seed = int(self.np_random.integers(0, 2**63, dtype=np.int64))
+        if not 0 <= seed <= MAX_SEED:
+            raise ValueError(f"seed {seed} is out of range (0..2**64)")
+        self._core.reset(int(seed))
+        return self._obs(), self._info()
+
+    def step(self, actions):
+        acts = np.ascontiguousarray(np.asarray(actions).reshape(self.num_envs), dtype=np.int64)
+        reward, terminated, truncated = self._core.step(acts)
+        return self._obs(), reward, terminated, truncated, self._info()
+
+    def _info(self) -> dict:
+        return {}
+
+
+class TetrisVectorEnv(_RustVectorEnv):
+    """``num_envs`` Tetris games (options as :class:`TetrisEnv`); observations
+    are the batched dict, ``infos["action_mask"]`` is ``(num_envs, 4·width) int8``."""
+
+    def __init__(self, num_envs: int, width: int = 10, height: int = 20, pieces: str = "uniform",
+                 scoring: str = "lines", next_piece: bool = True, max_pieces: Optional[int] = None,
+                 seed: int = 0):
+        single = TetrisEnv(width, height, pieces, scoring, next_piece, max_pieces)
+        core = _ak.TetrisVectorCore(num_envs, seed, width, height, pieces, scoring, max_pieces)
+        self._next = next_piece
+        self._setup(single, core, num_envs)
+
+    def _obs(self):
+        board, piece, nxt, mask = self._core.observe()
+        self._mask = mask
+        obs = {"board": board, "piece": piece}
+        if self._next:
+            obs["next"] = nxt
+        return obs
+
+    def _info(self) -> dict:
+        return {"action_mask": self._mask, "score": self._core.scores()}
+
+
+class FlappyVectorEnv(_RustVectorEnv):
+    """``num_envs`` Flappy Bird games (options as :class:`FlappyEnv`);
+    observations ``(num_envs, 5 or 7) float32``."""
+
+    def __init__(self, num_envs: int, extended: bool = False, max_pipes: Optional[int] = None, seed: int = 0):
+        single = FlappyEnv(extended, max_pipes)
+        core = _ak.FlappyVectorCore(num_envs, seed, max_pipes, extended)
+        self._setup(single, core, num_envs)
+
+    def _obs(self):
+        return self._core.observe()
+
+    def _info(self) -> dict:
+        return {"pipes": self._core.scores()}
+
+
+class MinesweeperVectorEnv(_RustVectorEnv):
+    """``num_envs`` Minesweeper games (options as :class:`MinesweeperEnv`,
+    without ``probabilities``); ``infos["action_mask"]`` marks hidden cells."""
+
+    def __init__(self, num_envs: int, level: str = "beginner", rule: str = "sfar", seed: int = 0):
+        single = MinesweeperEnv(level, rule)
+        core = _ak.MinesVectorCore(num_envs, seed, level, rule)
+        self._setup(single, core, num_envs)
+
+    def _obs(self):
+        grid, mask = self._core.observe()
+        self._mask = mask
+        return grid
+
+    def _info(self) -> dict:
+        return {"action_mask": self._mask}

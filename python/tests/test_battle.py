@@ -1,0 +1,83 @@
+"""The PettingZoo Minesweeper battle: the API test, the rules, and the arena's games."""
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test
+
+from arcadekit import _arcadekit as _ak
+from arcadekit.battle import MinesBattleEnv
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"level": "8x8/10", "capture_reward": 0.1}, {"level": "5x5/3", "target": 1}])
+def test_api_test_passes(kwargs):
+    api_test(MinesBattleEnv(**kwargs), num_cycles=300)
+
+
+@pytest.mark.parametrize("first,second", [("ev", "greedy"), ("rule", "ev"), ("greedy", "rule")])
+def test_ai_against_ai_replays_the_arena_game(first, second):
+    for seed in range(4):
+        env = MinesBattleEnv(level="10x10/21")
+        env.reset(seed=seed)
+        players = {"player_0": first, "player_1": second}
+        moves = 0
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(env.ai_action(players[agent]))
+            moves += 1
+        scores, winner, arena_moves = _ak.battle_game(first, second, seed, "10x10/21")
+        assert (env.scores, info["winner"], moves) == (scores, winner, arena_moves)
+        assert sum(scores) >= 11 or winner is None
+
+
+def test_a_capture_moves_again_and_a_safe_click_passes():
+    env = MinesBattleEnv(level="6x6/12")
+    env.reset(seed=3)
+    seen_capture = seen_pass = False
+    while not (seen_capture and seen_pass):
+        agent = env.agent_selection
+        obs = env.observe(agent)
+        if env.terminations[agent]:
+            break
+        before = env.scores
+        env.step(env.ai_action("greedy"))
+        captured = env.scores != before
+        if env.terminations[agent]:
+            break
+        if captured:
+            seen_capture = True
+            assert env.agent_selection == agent
+            assert (env.observe(agent)["observation"] == -2).sum() == env.scores[int(agent[-1])]
+        else:
+            seen_pass = True
+            assert env.agent_selection != agent
+    assert seen_capture and seen_pass
+
+
+def test_rewards_at_the_end_and_errors():
+    env = MinesBattleEnv(level="5x5/3", target=2)
+    env.reset(seed=1)
+    total = {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        total[agent] += reward
+        if term:
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert sorted(total.values()) in ([-1.0, 1.0], [0.0, 0.0])
+    env.reset(seed=2)
+    env.step(int(np.flatnonzero(env.observe("player_0")["action_mask"])[0]))
+    mask = env.observe(env.agent_selection)["action_mask"]
+    open_cell = int(np.flatnonzero(mask == 0)[0]) if (mask == 0).any() else None
+    if open_cell is not None:
+        with pytest.raises(ValueError, match="already open|captured|over"):
+            env.step(open_cell)
+    with pytest.raises(ValueError, match="outside"):
+        env.step(10_000)
+    with pytest.raises(ValueError, match="unknown AI"):
+        env.ai_action("smart")
+    with pytest.raises(ValueError, match="target"):
+        MinesBattleEnv(level="5x5/3", target=9)

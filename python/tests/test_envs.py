@@ -1,0 +1,157 @@
+"""The Gymnasium environments: the API checker, rendering, options, errors,
+and the same episodes as the CLI engine for the same seeds."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import arcadekit
+
+CASES = [
+    ("Tetris-v0", {}),
+    ("Tetris-v0", {"width": 6, "height": 8, "pieces": "bag", "next_piece": False}),
+    ("Tetris-v0", {"scoring": "geek"}),
+    ("Tetris-v0", {"pieces": "IOTSZJL", "max_pieces": 5}),
+    ("Flappy-v0", {}),
+    ("Flappy-v0", {"extended": True, "max_pipes": 2}),
+    ("Minesweeper-v0", {}),
+    ("Minesweeper-v0", {"level": "expert", "rule": "snr", "probabilities": True}),
+    ("Minesweeper-v0", {"level": "5x4/3", "rule": "none"}),
+]
+
+
+@pytest.mark.parametrize("name,kwargs", CASES)
+def test_check_env_passes(name, kwargs):
+    env = gym.make(f"arcadekit/{name}", **kwargs)
+    check_env(env.unwrapped)
+
+
+@pytest.mark.parametrize("name", ["Tetris-v0", "Flappy-v0", "Minesweeper-v0"])
+def test_render_modes(name):
+    text = gym.make(f"arcadekit/{name}", render_mode="ansi")
+    text.reset(seed=3)
+    assert isinstance(text.render(), str) and len(text.render()) > 20
+    rgb = gym.make(f"arcadekit/{name}", render_mode="rgb_array")
+    rgb.reset(seed=3)
+    frame = rgb.render()
+    assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+    assert len(np.unique(frame.reshape(-1, 3), axis=0)) >= 2
+
+
+def test_tetris_mask_and_illegal_action():
+    env = arcadekit.TetrisEnv()
+    obs, info = env.reset(seed=1)
+    mask = info["action_mask"]
+    assert mask.dtype == np.int8 and mask.shape == (40,)
+    assert obs["board"].shape == (20, 10) and obs["board"].sum() == 0
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (0.0, True, False, True)
+    assert info["action_mask"].sum() == 0
+    with pytest.raises(ValueError, match="the game is over"):
+        env.step(0)
+
+
+def test_tetris_random_legal_play_keeps_the_board_consistent():
+    env = arcadekit.TetrisEnv(width=8, height=12)
+    obs, info = env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    cells, lines = 0, 0
+    for _ in range(500):
+        action = env.action_space.sample(mask=info["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(action)
+        cells += 4
+        lines += reward
+        assert obs["board"].sum() == cells - 8 * lines
+        if terminated or truncated:
+            break
+    assert terminated and info["lines"] == lines
+
+
+@pytest.mark.parametrize(
+    "make,message",
+    [
+        (lambda: arcadekit.TetrisEnv(width=40), "board width 40 is out of range"),
+        (lambda: arcadekit.TetrisEnv(pieces="IOX"), "piece 3 is 'X'"),
+        (lambda: arcadekit.TetrisEnv(scoring="tetris"), "unknown scoring"),
+        (lambda: arcadekit.TetrisEnv(width=8, scoring="geek"), "10x20 board"),
+        (lambda: arcadekit.MinesweeperEnv(level="huge"), "huge"),
+        (lambda: arcadekit.MinesweeperEnv(level="3x3/9", rule="sfar"), "do not fit"),
+        (lambda: arcadekit.MinesweeperEnv(rule="safe"), "unknown rule"),
+        (lambda: arcadekit.FlappyEnv(max_pipes=0), "max_pipes"),
+        (lambda: arcadekit.TetrisEnv(render_mode="human"), "render_mode"),
+    ],
+)
+def test_bad_options_are_value_errors(make, message):
+    with pytest.raises(ValueError, match=message):
+        make()
+
+
+def test_bad_actions_are_value_errors():
+    for env, bad in [
+        (arcadekit.TetrisEnv(), 40),
+        (arcadekit.TetrisEnv(), -1),
+        (arcadekit.FlappyEnv(), 2),
+        (arcadekit.MinesweeperEnv(), 81),
+    ]:
+        env.reset(seed=0)
+        with pytest.raises(ValueError, match="out of range|not 0|negative"):
+            env.step(bad)
+    with pytest.raises(ValueError, match="seed"):
+        arcadekit.TetrisEnv().reset(seed=2**64)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_tetris_replays_the_cli_game(arcade, seed):
+    cli = arcade("tetris", "play", "--ai", "bcts", "--board", "10x10", "--seed", seed, "--max-pieces", 400)
+    env = arcadekit.TetrisEnv(width=10, height=10, max_pieces=400)
+    env.reset(seed=seed)
+    lines, pieces, terminated, truncated = 0, 0, False, False
+    while not (terminated or truncated):
+        _, reward, terminated, truncated, info = env.step(env.ai_action("bcts"))
+        lines += reward
+        pieces += 1
+    assert (lines, pieces) == (cli["lines"], cli["pieces"])
+    assert truncated == (cli["end"] == "piece_limit")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_flappy_replays_the_cli_game(arcade, seed):
+    cli = arcade("flappy", "play", "--policy", "heuristic", "--seed", seed, "--max-pipes", 40)
+    env = arcadekit.FlappyEnv(max_pipes=40)
+    env.reset(seed=seed)
+    total, terminated, truncated = 0.0, False, False
+    while not (terminated or truncated):
+        _, reward, terminated, truncated, info = env.step(env.heuristic_action())
+        total += reward
+    assert (info["pipes"], info["frames"], terminated, total) == (
+        cli["pipes"],
+        cli["frames"],
+        cli["crashed"],
+        cli["reward"],
+    )
+
+
+@pytest.mark.parametrize("level", ["beginner", "intermediate"])
+def test_minesweeper_replays_the_cli_game(arcade, level):
+    for seed in range(1, 9):
+        cli = arcade("mines", "play", "--level", level, "--seed", seed)
+        env = arcadekit.MinesweeperEnv(level=level, probabilities=True)
+        _, info = env.reset(seed=seed)
+        first = env.solver_action()
+        assert first == 0  # SFAR's corner, as the CLI's default first click
+        _, reward, terminated, _, info = env.step(first)
+        guesses, last = 0, None
+        while not terminated:
+            cell = env.solver_action()
+            p = info["probabilities"].flat[cell]
+            if p > 0:
+                guesses += 1
+                last = [cell % env.width, cell // env.width], p
+            _, reward, terminated, _, info = env.step(cell)
+        assert (reward == 1.0) == cli["won"], seed
+        assert guesses == cli["guesses"], seed
+        if last is not None:
+            assert last[0] == cli["last_guess"]["cell"]
+            assert last[1] == pytest.approx(cli["last_guess"]["mine_probability"])

@@ -1,0 +1,188 @@
+"""The solvers as functions: equal to bottleneck and to the CLI, errors as ValueError."""
+
+import math
+
+import bottleneck as bn
+import numpy as np
+import pytest
+
+import arcadekit as ak
+from conftest import ROOT
+
+
+def _random_with_nans(rng, shape, share):
+    a = rng.normal(size=shape)
+    a[rng.random(shape) < share] = np.nan
+    return a
+
+
+@pytest.mark.parametrize("window", [1, 2, 3, 4, 7, 16, 17, 50, 333, 1000])
+@pytest.mark.parametrize("share", [0.0, 0.05, 0.6])
+def test_move_median_equals_bottleneck(window, share):
+    rng = np.random.default_rng(window * 7 + int(share * 100))
+    a = _random_with_nans(rng, (3, 1000), share)
+    for min_count in {None, 1, 2, max(1, window // 2), window}:
+        if min_count is not None and min_count > window:
+            continue
+        ours = ak.move_median(a, window, min_count)
+        ref = bn.move_median(a, window, min_count)
+        assert ours.shape == ref.shape and ours.dtype == ref.dtype
+        np.testing.assert_array_equal(ours, ref)
+
+
+def test_move_median_axes_dtypes_and_ties():
+    rng = np.random.default_rng(1)
+    a = _random_with_nans(rng, (4, 50, 6), 0.1)
+    for axis in [0, 1, 2, -1, -2]:
+        np.testing.assert_array_equal(
+            ak.move_median(a, 3, 1, axis=axis), bn.move_median(a, 3, 1, axis=axis)
+        )
+    f32 = a.astype(np.float32)
+    assert ak.move_median(f32, 5, 1).dtype == bn.move_median(f32, 5, 1).dtype == np.float32
+    ints = rng.integers(0, 5, 300)  # many ties, integer input
+    np.testing.assert_array_equal(ak.move_median(ints, 10), bn.move_median(ints, 10))
+    assert ak.move_median([1.0, 2.0, 3.0, 4.0], 4, 1).tolist() == [1.0, 1.5, 2.0, 2.5]
+
+
+def test_move_median_errors():
+    a = np.arange(10.0)
+    for window, min_count in [(0, None), (11, None), (3, 4), (3, 0)]:
+        with pytest.raises(ValueError):
+            ak.move_median(a, window, min_count)
+        with pytest.raises(ValueError):
+            bn.move_median(a, window, min_count)
+    with pytest.raises(ValueError):
+        ak.move_median(np.float64(1.0), 1)
+
+
+def test_sketch_grey_and_rgb_agree_and_bad_input_is_rejected():
+    rng = np.random.default_rng(2)
+    grey = rng.integers(0, 256, (37, 53), dtype=np.uint8)
+    out = ak.sketch(grey)
+    assert out.shape == grey.shape and out.dtype == np.uint8
+    rgb = np.repeat(grey[:, :, None], 3, axis=2)
+    np.testing.assert_array_equal(ak.sketch(rgb), out)
+    flat = ak.sketch(np.full((20, 20), 128, np.uint8))
+    assert len(np.unique(flat)) == 1  # no relief, one shade
+    assert not np.array_equal(ak.sketch(grey, azimuth=math.pi), out)
+    with pytest.raises(ValueError, match="uint8"):
+        ak.sketch(grey.astype(np.float64))
+    with pytest.raises(ValueError, match="shape"):
+        ak.sketch(np.zeros((4, 4, 2), np.uint8))
+    with pytest.raises(ValueError, match="finite"):
+        ak.sketch(grey, depth=float("nan"))
+
+
+POSITION = """5 4 3
+01...
+12...
+.....
+.....
+"""
+
+
+def test_mines_analyze_equals_the_cli(arcade, tmp_path):
+    path = tmp_path / "pos.txt"
+    path.write_text(POSITION)
+    cli = arcade("mines", "analyze", path)
+    ours = ak.mines_analyze(POSITION)
+    assert ours["safe"] == cli["safe"] and ours["best"] == cli["best"]
+    probs = np.array([[np.nan if p is None else p for p in r] for r in cli["probabilities"]])
+    np.testing.assert_allclose(ours["probabilities"], probs)
+    grid = np.array([[0, 1, -1, -1, -1], [1, 2, -1, -1, -1], [-1] * 5, [-1] * 5])
+    from_grid = ak.mines_analyze(grid, 3)
+    np.testing.assert_allclose(from_grid["probabilities"], probs)
+    assert abs(np.nansum(probs) - 3) < 1e-9
+
+
+def test_mines_analyze_errors():
+    with pytest.raises(ValueError, match="line"):
+        ak.mines_analyze("5 4\n")
+    with pytest.raises(ValueError, match="expected -1"):
+        ak.mines_analyze(np.full((3, 3), 9), 1)
+    with pytest.raises(ValueError, match="mine count"):
+        ak.mines_analyze(np.full((3, 3), -1))
+    with pytest.raises(ValueError, match="strength"):
+        ak.mines_analyze(POSITION, strength="best")
+
+
+def test_tetris_best_placement_is_the_engine_ai():
+    empty = np.zeros((20, 10), np.uint8)
+    assert ak.tetris_best_placement(empty, "O") is not None
+    board = np.zeros((20, 10), np.uint8)
+    board[-1, :9] = 1  # one gap at the right: an I stood up there clears the row
+    rot, col, row = ak.tetris_best_placement(board, "I")
+    assert (col, row) == (9, 0) and rot % 2 == 1
+    assert "arcade-tuned" in ak.tetris_ais()
+    with pytest.raises(ValueError, match="piece"):
+        ak.tetris_best_placement(empty, "Q")
+    with pytest.raises(ValueError, match="expected 0 or 1"):
+        ak.tetris_best_placement(empty + 2, "I")
+    with pytest.raises(ValueError, match="weights|unknown"):
+        ak.tetris_best_placement(empty, "I", ai="nobody")
+
+
+def test_tetris_play_equals_the_cli(arcade):
+    cli = arcade("tetris", "play", "--ai", "dellacherie", "--board", "10x10", "--seed", 5)
+    ours = ak.tetris_play("dellacherie", 10, 10, seed=5)
+    assert (ours["lines"], ours["pieces"], ours["end"]) == (cli["lines"], cli["pieces"], cli["end"])
+
+
+def test_geek_replay_equals_the_cli(arcade):
+    path = ROOT / "data" / "geek-tetris" / "record-1378178.txt"
+    ours = ak.geek_replay(path.read_text())
+    assert ours == arcade("geek", "replay", path)
+    assert ours["score"] == 1378178
+    with pytest.raises(ValueError):
+        ak.geek_replay("not a record")
+
+
+def test_geek_solve_calls_progress_and_writes_a_record_that_replays(tmp_path):
+    out = tmp_path / "record.txt"
+    calls = []
+    report = ak.geek_solve(str(out), beam=20, pieces=3000, progress=lambda d, t: calls.append((d, t)))
+    assert calls and all(t == 3000 for _, t in calls) and calls[-1][0] <= 3000
+    assert ak.geek_replay(out.read_text())["score"] == report["score"] > 0
+    with pytest.raises(ValueError, match="beam"):
+        ak.geek_solve(str(out), beam=0)
+
+
+def test_geek_solve_progress_errors_propagate(tmp_path):
+    def boom(done, total):
+        raise RuntimeError("stop")
+
+    with pytest.raises(RuntimeError, match="stop"):
+        ak.geek_solve(str(tmp_path / "r.txt"), beam=20, pieces=3000, progress=boom)
+
+
+def test_jumpin_solve_matches_the_official_minimums():
+    lines = (ROOT / "data" / "jumpin" / "challenges.txt").read_text().splitlines()
+    rows = [l.split() for l in lines if l.strip() and not l.startswith("#")]
+    for code, number, moves in rows[:: max(1, len(rows) // 12)]:
+        report = ak.jumpin_solve(code)
+        assert report["solvable"] and report["moves"] == int(moves), number
+    with pytest.raises(ValueError):
+        ak.jumpin_solve("Cxyz")
+
+
+def test_jumpin_generate_gives_a_puzzle_of_that_length():
+    g = ak.jumpin_generate(6, seed=4)
+    assert ak.jumpin_solve(g["code"])["moves"] == g["moves"] == 6
+    with pytest.raises(ValueError, match="rabbits"):
+        ak.jumpin_generate(5, rabbits=9)
+
+
+def test_tiles_generate_solve_and_check():
+    level, report = ak.tiles_generate(layers=6, types=6, groups=2, seed=3, verify_seconds=5)
+    assert report["verdict"] == "solved"
+    solved = ak.tiles_solve(level)
+    assert solved["verdict"] == "solved"
+    check = ak.tiles_check(level, solved["clicks"])
+    assert check["won"] and check["legal"]
+    assert not ak.tiles_check(level, solved["clicks"][:-3])["won"]
+    captured = (ROOT / "data" / "sheep" / "capture-level-90031.json").read_text()
+    assert ak.tiles_solve(captured, solver="greedy")["tiles"] > 0
+    with pytest.raises(ValueError):
+        ak.tiles_solve("{}")
+    with pytest.raises(ValueError, match="solver"):
+        ak.tiles_solve(level, solver="magic")

@@ -1,0 +1,115 @@
+"""The Rust vector environments: same episodes at any num_envs, next-step
+autoreset, equal to the single environments for the derived seeds."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+import arcadekit as ak
+
+MAKERS = {
+    "tetris": lambda n: ak.TetrisVectorEnv(n, width=6, height=8),
+    "flappy": lambda n: ak.FlappyVectorEnv(n, max_pipes=3),
+    "mines": lambda n: ak.MinesweeperVectorEnv(n, level="6x6/5"),
+}
+SINGLE = {
+    "tetris": lambda: ak.TetrisEnv(width=6, height=8),
+    "flappy": lambda: ak.FlappyEnv(max_pipes=3),
+    "mines": lambda: ak.MinesweeperEnv(level="6x6/5"),
+}
+
+
+def _actions(kind, info, t, n):
+    """Sub-environment i's action at step t depends on (i, t) and its own
+    mask only, so it is the same whatever num_envs is (legal when masked)."""
+    i = np.arange(n)[:, None]
+    if kind == "flappy":
+        return (((i[:, 0] * 7919 + t * 104729) % 10) == 0).astype(np.int64)
+    mask = np.asarray(info["action_mask"])
+    key = (np.arange(mask.shape[1])[None, :] * 13 + i * 7 + t * 5) % 97 + 1
+    return (key * mask).argmax(axis=1)
+
+
+def _run(kind, num_envs, steps, seed=11):
+    env = MAKERS[kind](num_envs)
+    obs, info = env.reset(seed=seed)
+    trace = []
+    for t in range(steps):
+        obs, reward, term, trunc, info = env.step(_actions(kind, info, t, num_envs))
+        first = obs["board"][0] if kind == "tetris" else obs[0]
+        trace.append((first.copy(), reward[0], term[0], trunc[0]))
+    return trace
+
+
+# Enough sub-environments to step on several threads (each game's PARALLEL_MIN).
+PARALLEL = {"tetris": 40, "flappy": (1 << 16) + 8, "mines": 300}
+
+
+@pytest.mark.parametrize("kind", MAKERS)
+def test_same_seed_same_episodes_at_any_num_envs(kind):
+    steps = 300
+    one = _run(kind, 1, steps)
+    for n in [3, PARALLEL[kind]]:
+        many = _run(kind, n, steps)
+        for a, b in zip(one, many):
+            np.testing.assert_array_equal(a[0], b[0])
+            assert a[1:] == b[1:]
+    assert sum(t[2] or t[3] for t in one) >= 2, "several episodes were played"
+
+
+@pytest.mark.parametrize("kind", MAKERS)
+def test_next_step_autoreset_replays_the_single_env_episodes(kind):
+    env = MAKERS[kind](2)
+    assert isinstance(env, VectorEnv)
+    assert env.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    seed = 5
+    obs, info = env.reset(seed=seed)
+    single = SINGLE[kind]()
+    s_obs, s_info = single.reset(seed=int(ak.episode_seed(seed, 1, 0)))
+    episode, ended, checked = 0, False, 0
+    for t in range(400):
+        actions = _actions(kind, info, t, 2)
+        obs, reward, term, trunc, info = env.step(actions)
+        if ended:  # the autoreset step: reward 0, a fresh episode
+            assert reward[1] == 0 and not term[1] and not trunc[1]
+            episode += 1
+            s_obs, s_info = single.reset(seed=int(ak.episode_seed(seed, 1, episode)))
+        else:
+            s_obs, s_reward, s_term, s_trunc, s_info = single.step(actions[1])
+            assert (reward[1], term[1], trunc[1]) == (s_reward, s_term, s_trunc)
+        mine = obs["board"][1] if kind == "tetris" else obs[1]
+        theirs = s_obs["board"] if kind == "tetris" else s_obs
+        np.testing.assert_array_equal(mine, theirs)
+        if "action_mask" in info:
+            np.testing.assert_array_equal(info["action_mask"][1], s_info["action_mask"])
+        checked += 1
+        ended = term[1] or trunc[1]
+    assert episode >= 1 and checked == 400
+
+
+def test_make_vec_and_batched_spaces():
+    env = gym.make_vec("arcadekit/Flappy-v0", num_envs=4, vectorization_mode="vector_entry_point")
+    obs, _ = env.reset(seed=0)
+    assert obs.shape == (4, 5) and obs.dtype == np.float32
+    assert env.observation_space.contains(obs)
+    obs, reward, term, trunc, info = env.step(env.action_space.sample())
+    assert reward.shape == term.shape == trunc.shape == (4,)
+    tetris = ak.TetrisVectorEnv(3)
+    obs, info = tetris.reset(seed=0)
+    assert tetris.observation_space.contains(obs)
+
+
+def test_vector_errors():
+    env = ak.TetrisVectorEnv(2)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(np.array([0, 99]))
+    with pytest.raises(ValueError):
+        env.step(np.array([0, 1, 2]))
+    with pytest.raises(ValueError, match="not 0"):
+        ak.FlappyVectorEnv(2).step(np.array([0, 5]))
+    with pytest.raises(ValueError, match="num_envs"):
+        ak.MinesweeperVectorEnv(0)
+    with pytest.raises(ValueError, match="seed"):
+        env.reset(seed=[1, 2])
