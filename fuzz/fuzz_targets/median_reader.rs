@@ -60,7 +60,11 @@ fuzz_target!(|data: &[u8]| {
     for (i, &m) in moving.iter().enumerate() {
         let span = &values[(i + 1).saturating_sub(window)..=i];
         let numbers = span.iter().filter(|x| !x.is_nan()).count();
-        let naive = if numbers >= min_count { naive_median(span) } else { f64::NAN };
+        let naive = if numbers >= min_count {
+            naive_median(span)
+        } else {
+            f64::NAN
+        };
         assert!(same_float(m, naive), "move_median at {i}: {m} vs {naive}");
     }
 });

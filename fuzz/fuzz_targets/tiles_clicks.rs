@@ -8,8 +8,8 @@
 #![no_main]
 
 use arcade_fuzz::tiles_clicks::fixed_level;
-use arcade_tiles::parse_clicks;
 use arcade_tiles::check::{Ending, Illegal};
+use arcade_tiles::parse_clicks;
 use arcade_tiles::{Board, Click, replay};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;

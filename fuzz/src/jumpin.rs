@@ -17,7 +17,10 @@ pub fn check(position: &Position) {
         // direction, so such positions round-trip through the code only
         // (a documented limit of the board format, docs/fuzzing.md).
         Err(e) if e.to_string().contains("more than one way") => {
-            assert!(position.foxes().len() >= 2, "only two foxes can be ambiguous")
+            assert!(
+                position.foxes().len() >= 2,
+                "only two foxes can be ambiguous"
+            )
         }
         Err(e) => panic!("printed board {board:?} does not parse: {e}"),
     }

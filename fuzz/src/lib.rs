@@ -1,9 +1,6 @@
-//! Shared helpers of the fuzz targets: turning bytes into text, and stand-ins
-//! for readers that still live in the `arcade` binary (not a library yet).
-//!
-//! Each stand-in is a copy of the CLI's code at the time of writing, named
-//! after where it lives; when the reader moves into its library, the target
-//! calls the library function instead and the stand-in is deleted.
+//! Shared helpers of the fuzz targets: turning bytes into text, the
+//! properties two targets share, fixed inputs, and independent reference
+//! implementations the library's code is checked against.
 
 pub mod jumpin;
 pub mod median;

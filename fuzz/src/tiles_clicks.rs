@@ -3,7 +3,6 @@
 
 use arcade_tiles::{Level, Rect, Tile};
 
-
 /// Twelve tiles of four types on three layers, tray of 4: small enough that
 /// random clicks win, lose, fill the tray and hit covered tiles.
 pub fn fixed_level() -> Level {
