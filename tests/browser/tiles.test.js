@@ -45,7 +45,7 @@ test("a bad click on a hard level is shown as lost, and undo takes it back", asy
     await newLevel(page, 1, 12, 0);
     for (let k = 1; k <= 38; k++) await clickHint(page, k);
     assert.match(await page.textContent("#verdict"), /still winnable/);
-    await page.click('#board .tile[data-id="276"]');
+    await page.click('#board .tile[data-id="302"]');
     await page.waitForFunction(() => document.querySelector("#board").dataset.clicks === "39");
     assert.equal(await page.getAttribute("#board", "data-verdict"), "lost");
     assert.equal(await page.textContent("#verdict"), "lost: every line of play is refuted");

@@ -3,7 +3,9 @@
 //! every click (still winnable or lost, with the proof's kind) and its hint.
 //! The web arena and the Python environment hold a [`TilesGame`] per session.
 
+use crate::bitset::Bits;
 use crate::board::{Board, Click};
+use crate::check::{Ending, replay};
 use crate::exact::{Limit, Limits, Proof, Verdict, solve_from};
 use crate::level::Level;
 use serde::{Deserialize, Serialize};
@@ -20,6 +22,8 @@ pub enum PlayError {
     Covered(usize),
     #[error("the game is over")]
     Over,
+    #[error("the line given does not win the level: {0:?}")]
+    NotALine(Ending),
 }
 
 /// Where a game stands.
@@ -60,6 +64,29 @@ pub struct TilesView {
     pub status: TilesStatus,
 }
 
+/// What clicks or undos changed since a [`Snapshot`]: the small answer a
+/// front end that keeps the view applies, instead of the whole view (360
+/// tiles on a classic level) after every click.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TilesChange {
+    /// Tiles that left the board.
+    pub gone: Vec<usize>,
+    /// Tiles that came back (by undo), as the view shows them.
+    pub back: Vec<TileView>,
+    /// Tiles still on the board whose `free` flag changed, with its new value.
+    pub free: Vec<(usize, bool)>,
+    pub tray: Vec<u32>,
+    pub clicks: usize,
+    pub status: TilesStatus,
+}
+
+/// Which tiles were on the board and free, to compute a [`TilesChange`].
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    gone: Bits,
+    free: Bits,
+}
+
 /// The exact solver's word on the current position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TilesVerdict {
@@ -83,10 +110,25 @@ pub struct TilesVerdict {
 pub struct TilesGame {
     level: Level,
     clicks: Vec<usize>,
-    /// A winning line from here, last click first, when known: following
-    /// a winning line keeps the rest of it winning, so a player who clicks
-    /// the hint needs no new search.
-    line: Option<Vec<usize>>,
+    /// What the solver established about recent positions, as
+    /// `(clicks made, fact)`, oldest first, at most [`MEMORY`] entries. A
+    /// verdict found there needs no search: after undo, after a click on
+    /// the winning line, after a click the line can absorb
+    /// ([`TilesGame::repair`]), or after any click from a lost position.
+    known: Vec<(usize, Known)>,
+}
+
+/// Positions whose verdict a game remembers (the undo depth served without
+/// a search). Each holds at most one line of the level's length.
+const MEMORY: usize = 16;
+
+/// A fact about one position.
+#[derive(Clone, Debug)]
+enum Known {
+    /// A winning line from there, last click first.
+    Line(Vec<usize>),
+    /// Proved lost, with the proof's kind; every later position is lost too.
+    Lost(&'static str),
 }
 
 impl TilesGame {
@@ -94,8 +136,21 @@ impl TilesGame {
         TilesGame {
             level,
             clicks: Vec::new(),
-            line: None,
+            known: Vec::new(),
         }
+    }
+
+    /// A game whose level is known to be won by `line` (tile ids in click
+    /// order), such as a generated level's intended clicks: the first
+    /// verdict needs no search. The line is checked by replaying it.
+    pub fn with_line(level: Level, line: &[usize]) -> Result<TilesGame, PlayError> {
+        let ending = replay(&level, line).ending;
+        if ending != Ending::Won {
+            return Err(PlayError::NotALine(ending));
+        }
+        let mut game = TilesGame::new(level);
+        game.remember(Known::Line(line.iter().rev().copied().collect()));
+        Ok(game)
     }
 
     pub fn level(&self) -> &Level {
@@ -139,20 +194,64 @@ impl TilesGame {
         if !board.is_free(tile) {
             return Err(PlayError::Covered(tile));
         }
+        let before = self.known_here().cloned();
         self.clicks.push(tile);
-        match &mut self.line {
-            Some(line) if line.last() == Some(&tile) => {
+        let after = match before {
+            Some(Known::Lost(proof)) => Some(Known::Lost(proof)),
+            Some(Known::Line(mut line)) if line.last() == Some(&tile) => {
                 line.pop();
+                Some(Known::Line(line))
             }
-            _ => self.line = None,
+            Some(Known::Line(line)) => self.repair(&line, tile).map(Known::Line),
+            None => None,
+        };
+        if let Some(fact) = after {
+            self.remember(fact);
         }
         Ok(self.status())
     }
 
     /// Takes back the last click (a lost game too); `false` at the start.
     pub fn undo(&mut self) -> bool {
-        self.line = None;
-        self.clicks.pop().is_some()
+        let undone = self.clicks.pop().is_some();
+        let made = self.clicks.len();
+        self.known.retain(|(at, _)| *at <= made);
+        undone
+    }
+
+    /// The remembered fact about the current position, if any.
+    fn known_here(&self) -> Option<&Known> {
+        self.known
+            .last()
+            .filter(|(at, _)| *at == self.clicks.len())
+            .map(|(_, fact)| fact)
+    }
+
+    fn remember(&mut self, fact: Known) {
+        if self.known.len() == MEMORY {
+            self.known.remove(0);
+        }
+        self.known.push((self.clicks.len(), fact));
+    }
+
+    /// After a click on `tile` off the winning `line` (last click first,
+    /// from the position before it): the same line without `tile`, if it
+    /// still wins from here. Checked by replaying it, so a repaired line is
+    /// as much a proof as a searched one; a person who strays from the hint
+    /// by a tile the line takes later often keeps a winning line this way,
+    /// without a new search.
+    fn repair(&self, line: &[usize], tile: usize) -> Option<Vec<usize>> {
+        let rest: Vec<usize> = line.iter().copied().filter(|&t| t != tile).collect();
+        let (mut board, last) = self.board();
+        if last == Some(Click::Overflow) {
+            return None;
+        }
+        for &t in rest.iter().rev() {
+            if !board.is_free(t) || board.take(t) == Click::Overflow {
+                return None;
+            }
+        }
+        board.is_won().then_some(rest)
     }
 
     /// Decides the current position within `limits` (at once when the
@@ -179,58 +278,92 @@ impl TilesGame {
             }
             TilesStatus::Playing => {}
         }
-        if let Some(line) = &self.line {
-            v.verdict = "winnable".into();
-            v.hint = line.last().copied();
-            v.solution = Some(line.iter().rev().copied().collect());
-            return v;
+        if self.known_here().is_none() {
+            let out = solve_from(&self.level, &self.clicks, limits)
+                .expect("a game's clicks are legal: click() checks each");
+            v.nodes = out.nodes;
+            v.seconds = out.seconds;
+            match out.verdict {
+                Verdict::Solved(line) => {
+                    self.remember(Known::Line(line.into_iter().rev().collect()))
+                }
+                Verdict::Unsolvable(Proof::TileCounts { .. }) => {
+                    self.remember(Known::Lost("tile-counts"))
+                }
+                Verdict::Unsolvable(Proof::Search) => self.remember(Known::Lost("search")),
+                Verdict::Unknown(limit) => {
+                    v.verdict = "unknown".into();
+                    v.limit = Some(limit);
+                    return v;
+                }
+            }
         }
-        let out = solve_from(&self.level, &self.clicks, limits)
-            .expect("a game's clicks are legal: click() checks each");
-        v.nodes = out.nodes;
-        v.seconds = out.seconds;
-        match out.verdict {
-            Verdict::Solved(line) => {
+        match self.known_here().expect("remembered above") {
+            Known::Line(line) => {
                 v.verdict = "winnable".into();
-                v.hint = line.first().copied();
-                self.line = Some(line.iter().rev().copied().collect());
-                v.solution = Some(line);
+                v.hint = line.last().copied();
+                v.solution = Some(line.iter().rev().copied().collect());
             }
-            Verdict::Unsolvable(proof) => {
+            Known::Lost(proof) => {
                 v.verdict = "lost".into();
-                v.proof = Some(
-                    match proof {
-                        Proof::TileCounts { .. } => "tile-counts",
-                        Proof::Search => "search",
-                    }
-                    .into(),
-                );
-            }
-            Verdict::Unknown(limit) => {
-                v.verdict = "unknown".into();
-                v.limit = Some(limit);
+                v.proof = Some((*proof).into());
             }
         }
         v
+    }
+
+    /// The board's state, to diff against later ([`TilesGame::change_since`]).
+    pub fn snapshot(&self) -> Snapshot {
+        let (board, _) = self.board();
+        Snapshot {
+            gone: board.gone().clone(),
+            free: board.free().clone(),
+        }
+    }
+
+    /// What changed on the board since `before` (a snapshot of this game).
+    pub fn change_since(&self, before: &Snapshot) -> TilesChange {
+        let (board, last) = self.board();
+        let (mut gone, mut back, mut free) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..self.level.len() {
+            let (was_gone, is_gone) = (before.gone.contains(i), board.gone().contains(i));
+            let is_free = board.is_free(i);
+            match (was_gone, is_gone) {
+                (false, true) => gone.push(i),
+                (true, false) => back.push(self.tile_view(i, is_free)),
+                (false, false) if before.free.contains(i) != is_free => free.push((i, is_free)),
+                _ => {}
+            }
+        }
+        TilesChange {
+            gone,
+            back,
+            free,
+            tray: self.tray(),
+            clicks: self.clicks.len(),
+            status: status_of(&board, last),
+        }
+    }
+
+    fn tile_view(&self, i: usize, free: bool) -> TileView {
+        let t = self.level.tiles()[i];
+        TileView {
+            id: i,
+            kind: t.kind,
+            layer: t.layer,
+            x: t.rect.x,
+            y: t.rect.y,
+            w: t.rect.w,
+            h: t.rect.h,
+            free,
+        }
     }
 
     pub fn view(&self) -> TilesView {
         let (board, last) = self.board();
         let mut tiles: Vec<TileView> = (0..self.level.len())
             .filter(|&i| !board.gone().contains(i))
-            .map(|i| {
-                let t = self.level.tiles()[i];
-                TileView {
-                    id: i,
-                    kind: t.kind,
-                    layer: t.layer,
-                    x: t.rect.x,
-                    y: t.rect.y,
-                    w: t.rect.w,
-                    h: t.rect.h,
-                    free: board.is_free(i),
-                }
-            })
+            .map(|i| self.tile_view(i, board.is_free(i)))
             .collect();
         tiles.sort_by_key(|t| (t.layer, t.id));
         TilesView {
@@ -311,6 +444,74 @@ mod tests {
         assert_eq!(g.click(3), Err(PlayError::Gone(3)));
         assert!(g.undo());
         assert_eq!(g.view().tray, vec![1, 1, 2]);
+    }
+
+    #[test]
+    fn a_given_line_is_checked_and_answers_the_first_verdict() {
+        let tiles = vec![tile(1, 0, 0), tile(1, 0, 10), tile(1, 0, 20)];
+        let level = Level::new(tiles, 7).unwrap();
+        assert!(matches!(
+            TilesGame::with_line(level.clone(), &[0, 1]),
+            Err(PlayError::NotALine(Ending::Unfinished { remaining: 1 }))
+        ));
+        assert!(TilesGame::with_line(level.clone(), &[0, 1, 1]).is_err());
+        let mut g = TilesGame::with_line(level, &[2, 0, 1]).unwrap();
+        let v = g.verdict(&Limits::nodes(0));
+        assert_eq!(
+            (v.verdict.as_str(), v.hint, v.nodes),
+            ("winnable", Some(2), 0)
+        );
+    }
+
+    /// Applying each change to the view before it gives the view after, for
+    /// random clicks and undos.
+    #[test]
+    fn changes_applied_to_the_view_give_the_next_view() {
+        let mut rng = arcade_core::Rng::new(5);
+        let tiles: Vec<Tile> = (0..30)
+            .map(|i| tile(i % 5 + 1, (i / 6) as i32, 4 * (i as i32 % 6)))
+            .collect();
+        let mut g = TilesGame::new(Level::new(tiles, 7).unwrap());
+        let (mut undos, mut freed) = (0, 0);
+        for _ in 0..400 {
+            let (before, snap) = (g.view(), g.snapshot());
+            let free: Vec<usize> = before
+                .tiles
+                .iter()
+                .filter(|t| t.free)
+                .map(|t| t.id)
+                .collect();
+            if before.status != TilesStatus::Playing || free.is_empty() || rng.chance(0.3) {
+                undos += usize::from(g.undo());
+            } else {
+                g.click(free[rng.index(free.len())]).unwrap();
+            }
+            let change = g.change_since(&snap);
+            freed += change.free.len();
+            let mut tiles: Vec<TileView> = before
+                .tiles
+                .into_iter()
+                .filter(|t| !change.gone.contains(&t.id))
+                .chain(change.back.iter().copied())
+                .map(|mut t| {
+                    if let Some(&(_, f)) = change.free.iter().find(|(id, _)| *id == t.id) {
+                        t.free = f;
+                    }
+                    t
+                })
+                .collect();
+            tiles.sort_by_key(|t| (t.layer, t.id));
+            let after = g.view();
+            assert_eq!(tiles, after.tiles);
+            assert_eq!(
+                (&change.tray, change.clicks, change.status),
+                (&after.tray, after.clicks, after.status)
+            );
+        }
+        assert!(
+            undos > 50 && freed > 50,
+            "{undos} undos, {freed} free flips"
+        );
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! A person's game: the verdict after each click against brute force, wins
+//! A person's game: the verdict after each click or undo against brute force, wins
 //! by hints, and a bad click on a hard level proved lost.
 
 use arcade_core::Rng;
@@ -49,45 +49,84 @@ fn small_level(seed: u64, triples: usize, capacity: usize) -> Level {
     Level::new(tiles, capacity).unwrap()
 }
 
+/// How a verdict was reached, for counting what the test exercised.
+#[derive(Default, Debug)]
+struct Paths {
+    searched: usize,
+    /// Winnable after a click off the hint, without a search (a repaired line).
+    repaired: usize,
+    /// Lost after a click from a lost position, without a search.
+    lost_kept: usize,
+    /// Known at once after an undo.
+    undone: usize,
+}
+
 #[test]
-fn the_verdict_after_each_click_matches_brute_force() {
+fn the_verdict_after_each_click_or_undo_matches_brute_force() {
     let limits = Limits::nodes(1_000_000);
-    let mut lost_seen = 0;
-    for seed in 0..60 {
-        let level = small_level(seed, 3, 4);
+    let (mut lost_seen, mut paths) = (0, Paths::default());
+    for seed in 0..120 {
+        let level = small_level(seed, 3 + seed as usize % 3, 4 + (seed as usize / 3) % 3);
         let mut game = TilesGame::new(level.clone());
         let mut rng = Rng::new(seed ^ 0xABC);
-        while game.status() == TilesStatus::Playing {
-            let mut board = Board::new(&level);
-            for &c in game.clicks() {
-                board.take(c);
-            }
-            let expected = winnable_naive(&mut board);
+        let (mut before, mut how) = (None::<arcade_tiles::play::TilesVerdict>, "start");
+        for _ in 0..40 {
+            let status = game.status();
             let v = game.verdict(&limits);
-            assert_eq!(
-                v.verdict == "winnable",
-                expected,
-                "seed {seed} after {:?}",
-                game.clicks()
-            );
-            if !expected {
-                assert_eq!(v.verdict, "lost");
-                lost_seen += 1;
+            if status == TilesStatus::Playing {
+                let mut board = Board::new(&level);
+                for &c in game.clicks() {
+                    board.take(c);
+                }
+                let expected = winnable_naive(&mut board);
+                let what = format!("seed {seed} after {:?} ({how})", game.clicks());
+                assert_eq!(v.verdict == "winnable", expected, "{what}");
+                assert_eq!(
+                    v.verdict,
+                    if expected { "winnable" } else { "lost" },
+                    "{what}"
+                );
+                lost_seen += usize::from(!expected);
+                let prior = before.as_ref().map(|b| (b.verdict.as_str(), b.hint));
+                match (v.nodes, how, prior, v.verdict.as_str()) {
+                    (1.., ..) => paths.searched += 1,
+                    (0, "undo", ..) => paths.undone += 1,
+                    (0, "click", Some(("lost", _)), "lost") => paths.lost_kept += 1,
+                    (0, "click", Some(("winnable", hint)), "winnable")
+                        if hint != game.clicks().last().copied() =>
+                    {
+                        paths.repaired += 1
+                    }
+                    _ => {}
+                }
+            } else if status == TilesStatus::Lost {
+                assert_eq!(v.proof.as_deref(), Some("tray-full"));
             }
-            let free: Vec<usize> = game
-                .view()
-                .tiles
-                .iter()
-                .filter(|t| t.free)
-                .map(|t| t.id)
-                .collect();
-            game.click(free[rng.index(free.len())]).unwrap();
-        }
-        if game.status() == TilesStatus::Lost {
-            assert_eq!(game.verdict(&limits).proof.as_deref(), Some("tray-full"));
+            if status != TilesStatus::Playing || (!game.clicks().is_empty() && rng.chance(0.25)) {
+                how = "undo";
+                if !game.undo() {
+                    break;
+                }
+            } else {
+                how = "click";
+                let free: Vec<usize> = game
+                    .view()
+                    .tiles
+                    .iter()
+                    .filter(|t| t.free)
+                    .map(|t| t.id)
+                    .collect();
+                game.click(free[rng.index(free.len())]).unwrap();
+            }
+            before = Some(v);
         }
     }
-    assert!(lost_seen > 5, "{lost_seen}");
+    // Every way of answering without a search was checked, many times.
+    assert!(lost_seen > 20, "{lost_seen}");
+    assert!(paths.searched > 100, "{paths:?}");
+    assert!(paths.repaired > 20, "{paths:?}");
+    assert!(paths.lost_kept > 5, "{paths:?}");
+    assert!(paths.undone > 50, "{paths:?}");
 }
 
 #[test]
@@ -124,9 +163,10 @@ fn solve_from_rejects_illegal_clicks() {
     assert!(solve_from(&level, &[covered], &Limits::default()).is_none());
 }
 
-/// The browser test's hard level: difficulty 1 (tiles wait in the tray as
-/// long as the construction allows), 12 layers, seed 0. After 38 clicks by
-/// the hints, clicking tile 276 is proved lost at once.
+/// A hard level: difficulty 1 (tiles wait in the tray as long as the
+/// construction allows), 12 layers, seed 0. After 38 clicks by the searched
+/// hints, clicking tile 276 is proved lost at once. (The web arena starts on
+/// the construction's line instead; its tests click tile 302.)
 #[test]
 fn a_bad_click_on_a_hard_level_is_proved_lost() {
     let g = construct(&Classic::new(12), 7, 1.0, 0).unwrap();

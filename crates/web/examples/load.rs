@@ -10,7 +10,9 @@
 //! - `tiles`: each session plays a generated level (16 layers, difficulty
 //!   0.5): every request clicks the solver's hint and gets the new verdict;
 //! - `tiles-random`: the same levels, but every request clicks a random free
-//!   tile (a fresh search for each verdict) and undoes a click proved lost;
+//!   tile (the verdict needs a search unless the game's remembered winning
+//!   line absorbs the click) and undoes a click proved lost; a full tray
+//!   starts a new level;
 //! - `open`: opens SESSIONS expert games (one reveal each), then stops (for
 //!   the memory measurement; SECONDS bounds it).
 //!
@@ -80,29 +82,86 @@ impl Client {
     }
 }
 
-/// What the `tiles` loop reads of an answer.
+/// What the `tiles` loops read of an answer: the whole view after `new`,
+/// its change after a click or undo.
 #[derive(serde::Deserialize)]
 struct TilesLight {
     session: String,
-    verdict: HintLight,
+    verdict: VerdictLight,
+    view: Option<ViewLight>,
+    change: Option<ChangeLight>,
 }
 
 #[derive(serde::Deserialize)]
-struct HintLight {
+struct VerdictLight {
+    verdict: String,
     hint: Option<u64>,
 }
 
-/// The answer as JSON; with `light`, only the session and the hint (serde
-/// skips the rest without building it), so that the load generator's own
-/// parsing takes less of the two cores it shares with the server.
+#[derive(serde::Deserialize)]
+struct ViewLight {
+    status: String,
+    tiles: Vec<TileLight>,
+}
+
+#[derive(serde::Deserialize)]
+struct ChangeLight {
+    status: String,
+    gone: Vec<u64>,
+    back: Vec<TileLight>,
+    free: Vec<(u64, bool)>,
+}
+
+#[derive(serde::Deserialize)]
+struct TileLight {
+    id: u64,
+    free: bool,
+}
+
+/// The answer as JSON; with `light` (the tiles scenarios), only what their
+/// loops read: the session, the verdict and hint, the status and the tiles
+/// that are free or changed (serde skips the rest without building it), so
+/// that the load generator's own parsing takes less of the two cores it
+/// shares with the server. The loop keeps the set of free tiles.
 fn parse(buf: &[u8], light: bool) -> Value {
     if light {
         return match serde_json::from_slice::<TilesLight>(buf) {
-            Ok(t) => json!({"session": t.session, "verdict": {"hint": t.verdict.hint}}),
+            Ok(t) => {
+                let (status, free) = match (t.view, t.change) {
+                    (Some(v), _) => (v.status, v.tiles.iter().map(|t| (t.id, t.free)).collect()),
+                    (None, Some(c)) => {
+                        let mut free: Vec<(u64, bool)> =
+                            c.gone.iter().map(|&id| (id, false)).collect();
+                        free.extend(c.back.iter().map(|t| (t.id, t.free)));
+                        free.extend(c.free);
+                        (c.status, free)
+                    }
+                    (None, None) => (String::new(), Vec::new()),
+                };
+                json!({
+                    "session": t.session,
+                    "verdict": {"verdict": t.verdict.verdict, "hint": t.verdict.hint},
+                    "status": status,
+                    "free": free,
+                })
+            }
             Err(_) => Value::Null,
         };
     }
     serde_json::from_slice(buf).unwrap_or(Value::Null)
+}
+
+/// Applies an answer's free flags (all of a new view's, or a change's) to
+/// the set of free tiles.
+fn track_free(free: &mut std::collections::BTreeSet<u64>, state: &Value) {
+    for f in state["free"].as_array().into_iter().flatten() {
+        let (id, is_free) = (f[0].as_u64().unwrap_or(0), f[1] == true);
+        if is_free {
+            free.insert(id);
+        } else {
+            free.remove(&id);
+        }
+    }
 }
 
 #[derive(Default)]
@@ -133,12 +192,14 @@ async fn session(addr: SocketAddr, scenario: String, k: u64, deadline: Instant) 
                 json!({"level": "expert", "seed": seed, "analyze": true}),
             ),
         };
-        let light = scenario == "tiles";
+        let light = scenario.starts_with("tiles");
         let Ok((200, mut state)) = c.post(path, &body, light).await else {
             t.errors += 1;
             continue;
         };
         let id = state["session"].as_str().unwrap_or_default().to_string();
+        let mut free = std::collections::BTreeSet::new();
+        track_free(&mut free, &state);
         while Instant::now() < deadline {
             let (path, body) = match scenario.as_str() {
                 "tiles" => {
@@ -148,23 +209,17 @@ async fn session(addr: SocketAddr, scenario: String, k: u64, deadline: Instant) 
                     (format!("/api/tiles/{id}/click"), json!({"tile": tile}))
                 }
                 "tiles-random" => {
-                    if state["view"]["status"] != "playing" {
+                    if state["status"] != "playing" {
                         continue 'games;
                     }
                     if state["verdict"]["verdict"] == "lost" {
                         (format!("/api/tiles/{id}/undo"), json!({}))
                     } else {
-                        let free: Vec<u64> = state["view"]["tiles"]
-                            .as_array()
-                            .into_iter()
-                            .flatten()
-                            .filter(|t| t["free"] == true)
-                            .filter_map(|t| t["id"].as_u64())
-                            .collect();
                         rng ^= rng << 13;
                         rng ^= rng >> 7;
                         rng ^= rng << 17;
-                        let tile = free[(rng % free.len() as u64) as usize];
+                        let pick = (rng % free.len() as u64) as usize;
+                        let tile = *free.iter().nth(pick).expect("a free tile while playing");
                         (format!("/api/tiles/{id}/click"), json!({"tile": tile}))
                     }
                 }
@@ -188,6 +243,7 @@ async fn session(addr: SocketAddr, scenario: String, k: u64, deadline: Instant) 
                 Ok((200, next)) => {
                     t.latencies.push(start.elapsed());
                     state = next;
+                    track_free(&mut free, &state);
                 }
                 _ => {
                     t.errors += 1;

@@ -10,7 +10,7 @@ use arcade_tiles::exact::Limits;
 use arcade_tiles::generate::construct;
 use arcade_tiles::layout::Classic;
 use arcade_tiles::level::DEFAULT_CAPACITY;
-use arcade_tiles::play::{TilesGame, TilesVerdict, TilesView};
+use arcade_tiles::play::{TilesChange, TilesGame, TilesVerdict, TilesView};
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, State};
@@ -68,22 +68,36 @@ pub struct ClickRequest {
 #[serde(deny_unknown_fields)]
 pub struct Empty {}
 
-/// Every answer about a game: the view and the verdict on it.
+/// Every answer about a game: the whole view (`new`, `state`) or what the
+/// action changed in it (`click`, `undo`, `step`: a few tiles instead of
+/// 360), and the verdict on the position.
 #[derive(Serialize)]
 pub struct TilesState {
     pub session: String,
-    pub view: TilesView,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub view: Option<TilesView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change: Option<TilesChange>,
     pub verdict: TilesVerdict,
     /// The tile the solver just clicked (`step`).
     pub played: Option<usize>,
+}
+
+/// Whether an answer carries the whole view or the change.
+#[derive(Clone, Copy, PartialEq)]
+enum Answer {
+    View,
+    Change,
 }
 
 async fn new_game(
     State(app): State<AppRef>,
     ApiJson(req): ApiJson<NewGame>,
 ) -> ApiResult<TilesState> {
-    let level = match req.source {
-        Source::Captured => parse_capture(LEVEL_90031, None).map_err(ApiError::unprocessable)?,
+    let game = match req.source {
+        Source::Captured => {
+            TilesGame::new(parse_capture(LEVEL_90031, None).map_err(ApiError::unprocessable)?)
+        }
         Source::Generate => {
             if !LAYERS.contains(&req.layers) {
                 return Err(ApiError::BadRequest(format!(
@@ -95,23 +109,26 @@ async fn new_game(
             }
             let shape = Classic::new(req.layers);
             let (difficulty, seed) = (req.difficulty, req.seed);
+            // The construction's intended clicks win: the first verdict
+            // needs no search.
             app.compute(move || {
-                construct(&shape, DEFAULT_CAPACITY, difficulty, seed)
-                    .map(|g| g.level)
-                    .map_err(ApiError::bad)
+                let g =
+                    construct(&shape, DEFAULT_CAPACITY, difficulty, seed).map_err(ApiError::bad)?;
+                TilesGame::with_line(g.level, &g.intended).map_err(ApiError::bad)
             })
             .await?
         }
     };
-    let id = app.sessions.insert(Game::Tiles(TilesGame::new(level)));
-    act(&app, id, |_| Ok(None)).await
+    let id = app.sessions.insert(Game::Tiles(game));
+    act(&app, id, Answer::View, |_| Ok(None)).await
 }
 
 /// Runs `f` on session `id`'s level off the async threads, then answers
-/// with the view and the solver's verdict.
+/// with the view (or its change) and the solver's verdict.
 async fn act(
     app: &AppRef,
     id: String,
+    answer: Answer,
     f: impl FnOnce(&mut TilesGame) -> Result<Option<usize>, ApiError> + Send + 'static,
 ) -> ApiResult<TilesState> {
     let shared = app.sessions.get(&id)?;
@@ -126,10 +143,12 @@ async fn act(
                     expected: "tiles",
                 });
             };
+            let before = (answer == Answer::Change).then(|| game.snapshot());
             let played = f(game)?;
             Ok(TilesState {
                 session: id,
-                view: game.view(),
+                view: before.is_none().then(|| game.view()),
+                change: before.map(|b| game.change_since(&b)),
                 verdict: game.verdict(&Limits::seconds(VERDICT_SECONDS)),
                 played,
             })
@@ -143,7 +162,7 @@ async fn state(
     Path(id): Path<String>,
     ApiJson(_): ApiJson<Empty>,
 ) -> ApiResult<TilesState> {
-    act(&app, id, |_| Ok(None)).await
+    act(&app, id, Answer::View, |_| Ok(None)).await
 }
 
 async fn click(
@@ -151,7 +170,7 @@ async fn click(
     Path(id): Path<String>,
     ApiJson(c): ApiJson<ClickRequest>,
 ) -> ApiResult<TilesState> {
-    act(&app, id, move |g| {
+    act(&app, id, Answer::Change, move |g| {
         g.click(c.tile).map_err(ApiError::bad)?;
         Ok(None)
     })
@@ -163,7 +182,7 @@ async fn undo(
     Path(id): Path<String>,
     ApiJson(_): ApiJson<Empty>,
 ) -> ApiResult<TilesState> {
-    act(&app, id, |g| {
+    act(&app, id, Answer::Change, |g| {
         g.undo();
         Ok(None)
     })
@@ -176,7 +195,7 @@ async fn step(
     Path(id): Path<String>,
     ApiJson(_): ApiJson<Empty>,
 ) -> ApiResult<TilesState> {
-    act(&app, id, |g| {
+    act(&app, id, Answer::Change, |g| {
         let hint = g.verdict(&Limits::seconds(VERDICT_SECONDS)).hint;
         if let Some(t) = hint {
             g.click(t).map_err(ApiError::bad)?;

@@ -61,12 +61,22 @@ async function send(action, body) {
   finally { T.busy = false; }
 }
 
+/** The view after a click, undo or step: the last view with the answer's
+ *  change applied (tiles gone, tiles back, free flags, tray, counters). */
+function applyChange(view, c) {
+  const gone = new Set(c.gone);
+  const free = new Map(c.free);
+  const tiles = view.tiles.filter((t) => !gone.has(t.id)).concat(c.back);
+  for (const t of tiles) if (free.has(t.id)) t.free = free.get(t.id);
+  return { ...view, tiles, tray: c.tray, clicks: c.clicks, status: c.status };
+}
+
 function show(st) {
   const fresh = T.id !== st.session || !T.els;
   T.id = st.session;
-  T.view = st.view;
+  T.view = st.view || applyChange(T.view, st.change);
   T.verdict = st.verdict;
-  const v = st.view;
+  const v = T.view;
   const board = $("#board");
   if (fresh || v.tiles.length > T.els.size) build(board, v.tiles);
   // Update the tiles in place: drop the gone ones, refresh free and hint.
