@@ -24,6 +24,19 @@ pub enum InputError {
     NotUtf8 { name: String, offset: usize },
 }
 
+/// Characters of a user's text quoted in an error message.
+pub const QUOTE_CHARS: usize = 40;
+
+/// `text` as an error message shows it: quoted and escaped, cut to
+/// [`QUOTE_CHARS`] characters with "…" and its length when longer, so a
+/// 10 MB token never becomes a 10 MB error line.
+pub fn quote(text: &str) -> String {
+    match text.char_indices().nth(QUOTE_CHARS) {
+        Some((at, _)) => format!("{:?}… ({} bytes)", &text[..at], text.len()),
+        None => format!("{text:?}"),
+    }
+}
+
 /// The name to show for `path`: "standard input" for `-`.
 pub fn display_name(path: &Path) -> String {
     if path == Path::new("-") {
@@ -77,6 +90,15 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quotes_are_cut_and_escaped() {
+        assert_eq!(quote("ab\n"), "\"ab\\n\"");
+        let long = "\u{7f}".repeat(10_000);
+        let q = quote(&long);
+        assert!(q.len() < 300 && q.ends_with("… (10000 bytes)"), "{q}");
+        assert!(!q.contains('\n'));
+    }
 
     #[test]
     fn limits_encoding_and_names() {

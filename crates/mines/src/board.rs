@@ -2,6 +2,7 @@
 
 use crate::grid::{Grid, SizeError};
 use arcade_core::Rng;
+use arcade_core::input::quote;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -64,7 +65,10 @@ impl FromStr for Rule {
             "sfar" => Ok(Rule::Sfar),
             "snr" => Ok(Rule::Snr),
             "none" => Ok(Rule::None),
-            _ => Err(format!("unknown rule {s:?} (expected sfar, snr or none)")),
+            _ => Err(format!(
+                "unknown rule {} (expected sfar, snr or none)",
+                quote(s)
+            )),
         }
     }
 }
@@ -81,8 +85,9 @@ pub struct Level {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum LevelError {
     #[error(
-        "unknown level {0:?} (expected beginner, intermediate, expert or WIDTHxHEIGHT/MINES such as 30x16/99)"
+        "unknown level {0} (expected beginner, intermediate, expert or WIDTHxHEIGHT/MINES such as 30x16/99)"
     )]
+    /// The level as given, quoted and cut ([`quote`]).
     Syntax(String),
     #[error(transparent)]
     Size(#[from] SizeError),
@@ -149,7 +154,7 @@ impl FromStr for Level {
             "expert" => return Ok(Level::EXPERT),
             _ => {}
         }
-        let syntax = || LevelError::Syntax(s.to_string());
+        let syntax = || LevelError::Syntax(quote(s));
         let (size, mines) = s.split_once('/').ok_or_else(syntax)?;
         let (w, h) = size.split_once(['x', 'X']).ok_or_else(syntax)?;
         let num = |t: &str| t.trim().parse::<usize>().map_err(|_| syntax());

@@ -7,6 +7,7 @@
 //! `.` hidden, `0`–`8` a revealed number, `*` a known mine.
 
 use crate::grid::{Grid, MAX_SIDE};
+use arcade_core::input::quote;
 
 /// Largest position file read: a 1000×1000 board (the largest grid) takes
 /// about 1 MB, so 16 MiB leaves room for comments and still bounds memory.
@@ -123,14 +124,17 @@ impl Position {
         let [w, h, m] = fields[..] else {
             return Err(err(
                 hline,
-                format!("expected `<width> <height> <mines>`, found {header:?}"),
+                format!(
+                    "expected `<width> <height> <mines>`, found {}",
+                    quote(header)
+                ),
             ));
         };
         let num = |s: &str, what: &str| {
             s.parse::<usize>().map_err(|_| {
                 err(
                     hline,
-                    format!("{what} {s:?} is not a non-negative whole number"),
+                    format!("{what} {} is not a non-negative whole number", quote(s)),
                 )
             })
         };
@@ -187,7 +191,10 @@ impl Position {
         if let Some((line, extra)) = lines.next() {
             return Err(err(
                 line,
-                format!("unexpected text after the {height} board rows: {extra:?}"),
+                format!(
+                    "unexpected text after the {height} board rows: {}",
+                    quote(extra)
+                ),
             ));
         }
         let known = pos.known_mines();
@@ -223,6 +230,29 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A huge bad header or level string is quoted cut, not echoed whole
+    /// (found by the Python fuzz target `texts`).
+    #[test]
+    fn long_bad_tokens_are_quoted_cut() {
+        let junk = "\u{7f}".repeat(100_000);
+        for message in [
+            Position::parse(&junk).unwrap_err().to_string(),
+            Position::parse(&format!("{junk} 2 1"))
+                .unwrap_err()
+                .to_string(),
+            junk.parse::<crate::board::Level>().unwrap_err().to_string(),
+            junk.parse::<crate::board::Rule>().unwrap_err(),
+        ] {
+            assert!(
+                message.len() < 400,
+                "{} bytes: {:.100}",
+                message.len(),
+                message
+            );
+            assert!(message.contains("(100000 bytes)"), "{message:.300}");
+        }
+    }
 
     #[test]
     fn round_trip_with_comments() {

@@ -11,8 +11,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 /// Longest line read: a line without a break this long is an error (so a
 /// stream with no line breaks cannot fill memory).
 pub const MAX_LINE_BYTES: usize = 16 << 20;
-/// Characters of an offending token quoted in an error.
-pub const QUOTE_CHARS: usize = 40;
+pub use arcade_core::input::{QUOTE_CHARS, quote};
 
 /// Where the numbers are on each line.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -103,14 +102,6 @@ impl MedianError {
     /// Whether the input (or the settings) is at fault, not the output.
     pub fn is_bad_input(&self) -> bool {
         !matches!(self, MedianError::Write(_))
-    }
-}
-
-/// `text` cut to [`QUOTE_CHARS`] characters (with "…" when cut), quoted.
-pub fn quote(text: &str) -> String {
-    match text.char_indices().nth(QUOTE_CHARS) {
-        Some((at, _)) => format!("{:?}… ({} bytes)", &text[..at], text.len()),
-        None => format!("{text:?}"),
     }
 }
 

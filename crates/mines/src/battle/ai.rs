@@ -7,6 +7,7 @@ use crate::frontier::SolveError;
 use crate::position::{Cell, Position};
 use crate::probability::analyze;
 use arcade_core::Rng;
+use arcade_core::input::quote;
 use std::fmt;
 use std::str::FromStr;
 
@@ -57,7 +58,7 @@ impl FromStr for Ai {
         Ai::ALL
             .into_iter()
             .find(|a| a.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown AI {s:?} (expected rule, greedy or ev)"))
+            .ok_or_else(|| format!("unknown AI {} (expected rule, greedy or ev)", quote(s)))
     }
 }
 

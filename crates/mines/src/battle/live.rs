@@ -9,6 +9,7 @@ use super::arena::{layout_seed, seat_rngs};
 use super::rules::{Battle, MoveError, Rules, Turn};
 use crate::frontier::SolveError;
 use crate::report::Xy;
+use arcade_core::input::quote;
 use arcade_core::{Rng, derive_seed};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -33,9 +34,12 @@ impl Player {
         if s.eq_ignore_ascii_case("human") {
             return Ok(Player::Human);
         }
-        s.parse::<Ai>()
-            .map(Player::Ai)
-            .map_err(|_| format!("unknown player {s:?} (expected human, rule, greedy or ev)"))
+        s.parse::<Ai>().map(Player::Ai).map_err(|_| {
+            format!(
+                "unknown player {} (expected human, rule, greedy or ev)",
+                quote(s)
+            )
+        })
     }
 }
 
