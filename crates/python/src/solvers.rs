@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use std::time::Duration;
 
 /// Rejects text inputs larger than the CLI accepts from a file.
-fn bounded<'a>(what: &str, text: &'a str) -> PyResult<&'a str> {
+pub(crate) fn bounded<'a>(what: &str, text: &'a str) -> PyResult<&'a str> {
     if text.len() as u64 > MAX_INPUT_BYTES {
         return Err(value_error(format!(
             "{what} is {} bytes, more than the {MAX_INPUT_BYTES} accepted",
