@@ -32,6 +32,9 @@ fn action_of(m: &PlayMove) -> usize {
     index(m.step.from) * CELLS + index(m.target)
 }
 
+/// Observation planes `(5, 5, 5)` and the action mask `(625,)`.
+type JumpinObs<'py> = (Bound<'py, PyArray3<u8>>, Bound<'py, PyArray1<i8>>);
+
 /// One Jump In' puzzle in play (the `JumpIn-v0` environment's engine).
 #[pyclass(module = "arcadekit._arcadekit")]
 pub struct JumpinCore {
@@ -162,10 +165,7 @@ impl JumpinCore {
 
     /// The board as planes (rabbits, mushrooms, holes, horizontal fox cells,
     /// vertical fox cells; 5 × 5, row 0 at the top) and the legal actions.
-    fn observe<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyArray3<u8>>, Bound<'py, PyArray1<i8>>)> {
+    fn observe<'py>(&self, py: Python<'py>) -> PyResult<JumpinObs<'py>> {
         let p = self.game.position();
         let mut planes = vec![0u8; PLANES * CELLS];
         let mut mark = |plane: usize, mask: u32| {

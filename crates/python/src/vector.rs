@@ -61,6 +61,13 @@ pub(crate) struct StepOut<'a, O> {
     pub obs_len: usize,
 }
 
+/// One sub-environment's slot, action and output places, as the zipped
+/// iterators of [`Slots::step_into`] hand them over.
+type StepItem<'a, G, O> = (
+    (((&'a mut Slot<G>, &'a i64), &'a mut f64), &'a mut bool),
+    (&'a mut bool, &'a mut [O]),
+);
+
 /// Fewest sub-environments per rayon task.
 const CHUNK: usize = 16;
 
@@ -139,10 +146,7 @@ impl<G: Game> Slots<G> {
             return Err(format!("output arrays must hold {n} sub-environments"));
         }
         let master = self.master;
-        let go = |((((s, &a), r), te), (tr, o)): (
-            (((&mut Slot<G>, &i64), &mut f64), &mut bool),
-            (&mut bool, &mut [O]),
-        )| {
+        let go = |((((s, &a), r), te), (tr, o)): StepItem<'_, G, O>| {
             (*r, *te, *tr) = s.advance(config, master, a)?;
             observe(&s.game, o);
             Ok::<(), String>(())
