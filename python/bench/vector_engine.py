@@ -8,7 +8,8 @@ the earlier path (step, then observe, as two Rust calls). Tetris (10 × 20):
 `tetris_engine_seconds` (a uniformly random legal placement per game, the
 boards and masks written, in Rust) against `TetrisVectorEnv.step` with the
 random legal actions picked from the mask by NumPy. Median of ``--repeats``
-runs, the rows of one size interleaved.
+runs, the rows of one size interleaved; every figure is per CPU second of
+the process (steady on a machine shared with other work, unlike wall time).
 
     python python/bench/vector_engine.py [--repeats 5]"""
 
@@ -22,35 +23,42 @@ import arcadekit as ak
 from arcadekit import _arcadekit as _ak
 
 
+def cpu(f):
+    """CPU seconds of the process spent in `f` (steady on a shared machine)."""
+    t = time.process_time()
+    f()
+    return time.process_time() - t
+
+
 def vector_seconds(env, steps, rng):
     n = env.num_envs
     env.reset(seed=1)
     actions = [(rng.random(n) < 0.1).astype(np.int64) for _ in range(16)]
-    t = time.perf_counter()
+    t = time.process_time()
     for i in range(steps):
         env.step(actions[i % 16])
-    return time.perf_counter() - t
+    return time.process_time() - t
 
 
 def separate_seconds(core, n, steps, rng):
     core.reset(1)
     actions = [(rng.random(n) < 0.1).astype(np.int64) for _ in range(16)]
-    t = time.perf_counter()
+    t = time.process_time()
     for i in range(steps):
         core.step(actions[i % 16])
         core.observe()
         core.scores()
-    return time.perf_counter() - t
+    return time.process_time() - t
 
 
 def tetris_seconds(env, steps, rng):
     obs, info = env.reset(seed=1)
-    t = time.perf_counter()
+    t = time.process_time()
     for _ in range(steps):
         mask = info["action_mask"]
         actions = (mask * rng.random(mask.shape)).argmax(1)
         obs, _, _, _, info = env.step(actions)
-    return time.perf_counter() - t
+    return time.process_time() - t
 
 
 def main():
@@ -67,7 +75,7 @@ def main():
         core = _ak.FlappyVectorCore(n, 0)
         eng, vec, sep = [], [], []
         for _ in range(a.repeats):
-            eng.append(_ak.flappy_engine_seconds(n, steps))
+            eng.append(cpu(lambda: _ak.flappy_engine_seconds(n, steps)))
             vec.append(vector_seconds(env, steps, rng))
             sep.append(separate_seconds(core, n, steps, rng))
         f = n * steps / 1e6
@@ -80,7 +88,7 @@ def main():
         env = ak.TetrisVectorEnv(n)
         eng, vec = [], []
         for _ in range(a.repeats):
-            eng.append(_ak.tetris_engine_seconds(n, steps))
+            eng.append(cpu(lambda: _ak.tetris_engine_seconds(n, steps)))
             vec.append(tetris_seconds(env, steps, rng))
         f = n * steps / 1e3
         e, v = (f / statistics.median(x) for x in (eng, vec))
