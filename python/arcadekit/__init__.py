@@ -2,7 +2,8 @@
 as Python functions, all in Rust.
 
 Environments (``gymnasium.make("arcadekit/<name>")``): ``Tetris-v0``,
-``Flappy-v0``, ``Minesweeper-v0``; vector environments stepped in Rust:
+``Flappy-v0``, ``Minesweeper-v0``, ``Tiles-v0`` (Sheep a Sheep),
+``JumpIn-v0``; vector environments stepped in Rust:
 :class:`TetrisVectorEnv`, :class:`FlappyVectorEnv`,
 :class:`MinesweeperVectorEnv`. Solvers: :func:`move_median`,
 :func:`mines_analyze`, :func:`tetris_best_placement` and more (see
@@ -13,10 +14,12 @@ from gymnasium.envs.registration import register as _register
 
 from . import solvers
 from .flappy import FlappyEnv
+from .jumpin import JumpInEnv
 from .minesweeper import MinesweeperEnv
 from .solvers import *  # noqa: F401,F403
 from .solvers import __all__ as _solver_names
 from .tetris import TetrisEnv
+from .tiles import TilesEnv
 from ._arcadekit import episode_seed
 from .vector import FlappyVectorEnv, MinesweeperVectorEnv, TetrisVectorEnv
 
@@ -24,6 +27,8 @@ __all__ = [
     "TetrisEnv",
     "FlappyEnv",
     "MinesweeperEnv",
+    "TilesEnv",
+    "JumpInEnv",
     "TetrisVectorEnv",
     "FlappyVectorEnv",
     "MinesweeperVectorEnv",
@@ -42,3 +47,6 @@ for _name, _single, _vector in [
         entry_point=f"arcadekit.{_single}",
         vector_entry_point=f"arcadekit.{_vector}",
     )
+
+_register(id="arcadekit/Tiles-v0", entry_point="arcadekit.tiles:TilesEnv")
+_register(id="arcadekit/JumpIn-v0", entry_point="arcadekit.jumpin:JumpInEnv")

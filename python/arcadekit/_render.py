@@ -75,3 +75,87 @@ def mines_frame(grid: np.ndarray, cell: int = 16) -> np.ndarray:
     frame[::cell, :, :] = 96
     frame[:, ::cell, :] = 96
     return frame
+
+
+_TILE_SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def _tile_symbol(kind: int) -> str:
+    return _TILE_SYMBOLS[kind - 1] if 1 <= kind <= len(_TILE_SYMBOLS) else "#"
+
+
+def tiles_text(geometry: np.ndarray, kind: np.ndarray, covered: np.ndarray, tray: np.ndarray, status: str) -> str:
+    """A top view of the board, half a tile per character: each tile still
+    on the board drawn bottom layer first with its type's letter (``.`` when
+    something covers it), then the tray and the status."""
+    unit = max(1, int(geometry[:, 3:].min()) // 2)
+    x0, y0 = geometry[:, 1].min(), geometry[:, 2].min()
+    cols = int((geometry[:, 1] + geometry[:, 3]).max() - x0) // unit
+    rows = int((geometry[:, 2] + geometry[:, 4]).max() - y0) // unit
+    grid = [[" "] * cols for _ in range(rows)]
+    for i in np.argsort(geometry[:, 0], kind="stable"):
+        if kind[i] == 0:
+            continue
+        _, x, y, w, h = (int(v) for v in geometry[i])
+        c = _tile_symbol(int(kind[i])) if covered[i] == 0 else "."
+        for r in range((y - y0) // unit, (y - y0 + h) // unit):
+            for q in range((x - x0) // unit, (x - x0 + w) // unit):
+                grid[r][q] = c
+    tray_text = " ".join(_tile_symbol(int(k)) for k in tray if k) or "(empty)"
+    lines = ["".join(row).rstrip() for row in grid]
+    return "\n".join(lines + [f"tray: {tray_text}", f"status: {status}"]) + "\n"
+
+
+def _kind_colour(kind: int) -> np.ndarray:
+    """A distinct colour per type (golden-angle hues)."""
+    import colorsys
+
+    r, g, b = colorsys.hsv_to_rgb((kind * 0.618034) % 1.0, 0.65, 0.95)
+    return np.array([r * 255, g * 255, b * 255], np.uint8)
+
+
+def tiles_frame(geometry: np.ndarray, kind: np.ndarray, covered: np.ndarray, tray: np.ndarray, scale: int = 4) -> np.ndarray:
+    """The board seen from above (tiles bottom layer first, covered ones
+    darkened) above a row for the tray."""
+    x0, y0 = geometry[:, 1].min(), geometry[:, 2].min()
+    width = int((geometry[:, 1] + geometry[:, 3]).max() - x0) * scale
+    height = int((geometry[:, 2] + geometry[:, 4]).max() - y0) * scale
+    slot = int(geometry[:, 3].max()) * scale
+    frame = np.full((height + slot + 8, max(width, slot * len(tray)), 3), 40, np.uint8)
+    for i in np.argsort(geometry[:, 0], kind="stable"):
+        if kind[i] == 0:
+            continue
+        _, x, y, w, h = (int(v) for v in geometry[i])
+        px, py = (x - x0) * scale, (y - y0) * scale
+        colour = _kind_colour(int(kind[i]))
+        if covered[i]:
+            colour = colour // 3
+        frame[py : py + h * scale, px : px + w * scale] = 20
+        frame[py + 1 : py + h * scale - 1, px + 1 : px + w * scale - 1] = colour
+    top = height + 8
+    for s, k in enumerate(tray):
+        box = frame[top : top + slot, s * slot : (s + 1) * slot]
+        box[:] = 70
+        if k:
+            box[2:-2, 2:-2] = _kind_colour(int(k))
+    return frame
+
+
+def jumpin_frame(planes: np.ndarray, cell: int = 32) -> np.ndarray:
+    """The 5×5 board: grass, then holes, mushrooms, foxes and rabbits as
+    squares in their colours."""
+    frame = np.full((5 * cell, 5 * cell, 3), (96, 168, 72), np.uint8)
+    colours = [
+        (2, (60, 40, 20), cell // 2 - 2),  # holes
+        (1, (200, 60, 50), cell // 2 - 4),  # mushrooms
+        (3, (230, 120, 30), cell // 2 - 2),  # horizontal foxes
+        (4, (230, 120, 30), cell // 2 - 2),  # vertical foxes
+        (0, (245, 245, 245), cell // 4),  # rabbits
+    ]
+    for plane, colour, r in colours:
+        for y, x in zip(*np.nonzero(planes[plane])):
+            c = (y * cell + cell // 2, x * cell + cell // 2)
+            frame[c[0] - r : c[0] + r, c[1] - r : c[1] + r] = colour
+    frame[::cell, :, :] = 60
+    frame[:, ::cell, :] = 60
+    return frame

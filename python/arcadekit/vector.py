@@ -92,6 +92,17 @@ class FlappyVectorEnv(_RustVectorEnv):
         core = _ak.FlappyVectorCore(num_envs, seed, max_pipes, extended)
         self._setup(single, core, num_envs)
 
+    def step(self, actions):
+        # One Rust pass fills fresh arrays (callers may keep what a step returned).
+        n = self.num_envs
+        acts = np.ascontiguousarray(np.asarray(actions).reshape(n), dtype=np.int64)
+        obs = np.empty((n, self.single_observation_space.shape[0]), np.float32)
+        reward = np.empty(n, np.float64)
+        terminated = np.empty(n, np.bool_)
+        truncated = np.empty(n, np.bool_)
+        self._core.step_into(acts, obs, reward, terminated, truncated)
+        return obs, reward, terminated, truncated, self._info()
+
     def _obs(self):
         return self._core.observe()
 

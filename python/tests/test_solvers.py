@@ -30,6 +30,19 @@ def test_move_median_equals_bottleneck(window, share):
         np.testing.assert_array_equal(ours, ref)
 
 
+@pytest.mark.parametrize("window", [17, 24, 32, 33, 100])
+def test_move_median_one_row_random_and_monotone(window):
+    """One row runs on the calling thread; windows 17–32 take the sorted
+    window on random input and the blocks on monotone input."""
+    rng = np.random.default_rng(window)
+    for a in [rng.normal(size=5000), np.sort(rng.normal(size=5000)), -np.arange(5000.0)]:
+        a[rng.random(a.shape) < 0.02] = np.nan
+        for min_count in [1, window]:
+            np.testing.assert_array_equal(
+                ak.move_median(a, window, min_count), bn.move_median(a, window, min_count)
+            )
+
+
 def test_move_median_axes_dtypes_and_ties():
     rng = np.random.default_rng(1)
     a = _random_with_nans(rng, (4, 50, 6), 0.1)

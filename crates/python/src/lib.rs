@@ -7,10 +7,12 @@
 
 mod battle;
 mod flappy;
+mod jumpin;
 mod mines;
 mod seeds;
 mod solvers;
 mod tetris;
+mod tiles;
 mod vector;
 
 use pyo3::exceptions::PyValueError;
@@ -33,6 +35,8 @@ fn _arcadekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     mines::register(m)?;
     battle::register(m)?;
     solvers::register(m)?;
+    tiles::register(m)?;
+    jumpin::register(m)?;
     m.add_function(wrap_pyfunction!(seeds::episode_seed, m)?)?;
     Ok(())
 }

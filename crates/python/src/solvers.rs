@@ -5,7 +5,7 @@
 use crate::{to_json, value_error};
 use arcade_core::input::MAX_INPUT_BYTES;
 use arcade_core::progress::Progress;
-use arcade_signal::{Algorithm, RollingMedian, rolling_median_into};
+use arcade_signal::{Algorithm, RollingMedian, rolling_median_append};
 use arcade_sketch::Light;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyReadonlyArrayDyn};
 use pyo3::prelude::*;
@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use std::time::Duration;
 
 /// Rejects text inputs larger than the CLI accepts from a file.
-fn bounded<'a>(what: &str, text: &'a str) -> PyResult<&'a str> {
+pub(crate) fn bounded<'a>(what: &str, text: &'a str) -> PyResult<&'a str> {
     if text.len() as u64 > MAX_INPUT_BYTES {
         return Err(value_error(format!(
             "{what} is {} bytes, more than the {MAX_INPUT_BYTES} accepted",
@@ -28,24 +28,26 @@ fn bounded<'a>(what: &str, text: &'a str) -> PyResult<&'a str> {
 /// bottleneck's heap where it is picked), which leaves NaNs out as
 /// bottleneck does; the shorter windows at the start from the streaming
 /// median; then windows with fewer than `min_count` numbers become NaN.
+/// Appends the row's `data.len()` values to `out`.
 fn move_median_row(
     data: &[f64],
     window: usize,
     min_count: usize,
     algorithm: Algorithm,
-    out: &mut [f64],
+    out: &mut Vec<f64>,
 ) {
+    let start = out.len();
+    out.reserve(data.len());
     let head = (window - 1).min(data.len());
     let mut m = RollingMedian::new(window);
-    for i in 0..head {
-        m.push(data[i]);
-        out[i] = m.median();
+    for &x in &data[..head] {
+        m.push(x);
+        out.push(m.median());
     }
     if data.len() >= window {
-        let mut full = Vec::new();
-        rolling_median_into(data, window, algorithm, &mut full);
-        out[head..].copy_from_slice(&full);
+        rolling_median_append(data, window, algorithm, out);
     }
+    let out = &mut out[start..];
     if min_count > 1 || data.iter().any(|x| x.is_nan()) {
         let mut numbers = 0usize;
         for i in 0..data.len() {
@@ -84,7 +86,7 @@ fn move_median_rows<'py>(
         )));
     }
     let algorithm = match algorithm {
-        "auto" => Algorithm::for_window(window),
+        "auto" => Algorithm::Auto,
         "sorted" => Algorithm::Sorted,
         "heap" => Algorithm::Heap,
         "blocks" => Algorithm::Blocks,
@@ -95,14 +97,29 @@ fn move_median_rows<'py>(
         }
     };
     let data = a.as_slice().map_err(value_error)?;
-    let mut out = vec![0.0; rows * n];
-    if n > 0 {
-        py.detach(|| {
-            data.par_chunks(n)
-                .zip(out.par_chunks_mut(n))
-                .for_each(|(row, o)| move_median_row(row, window, min_count, algorithm, o));
-        });
-    }
+    let out = py.detach(|| {
+        if rows <= 1 || n == 0 {
+            // One row on this thread, the medians written once, in place.
+            let mut out = Vec::with_capacity(rows * n);
+            if rows == 1 {
+                move_median_row(data, window, min_count, algorithm, &mut out);
+            } else {
+                out.resize(rows * n, 0.0);
+            }
+            out
+        } else {
+            let mut out = vec![0.0; rows * n];
+            data.par_chunks(n).zip(out.par_chunks_mut(n)).for_each_init(
+                Vec::new,
+                |buf, (row, o)| {
+                    buf.clear();
+                    move_median_row(row, window, min_count, algorithm, buf);
+                    o.copy_from_slice(buf);
+                },
+            );
+            out
+        }
+    });
     PyArray1::from_vec(py, out).reshape([rows, n])
 }
 

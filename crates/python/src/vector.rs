@@ -27,6 +27,47 @@ pub(crate) struct Slot<G> {
     ended: bool,
 }
 
+impl<G: Game> Slot<G> {
+    /// Plays `action`, or starts the next episode when the last one ended
+    /// (reward 0, not ended: the action is ignored).
+    fn advance(
+        &mut self,
+        config: &G::Config,
+        master: u64,
+        action: i64,
+    ) -> Result<(f64, bool, bool), String> {
+        if self.ended {
+            self.episode += 1;
+            self.ended = false;
+            self.game = G::start(config, episode_seed(master, self.index, self.episode));
+            return Ok((0.0, false, false));
+        }
+        let r = self
+            .game
+            .play(action)
+            .map_err(|e| format!("sub-environment {}: {e}", self.index))?;
+        self.ended = r.1 || r.2;
+        Ok(r)
+    }
+}
+
+/// The caller's arrays a fused step writes into, one entry (or one `obs_len`
+/// stretch of `obs`) per sub-environment.
+pub(crate) struct StepOut<'a, O> {
+    pub reward: &'a mut [f64],
+    pub terminated: &'a mut [bool],
+    pub truncated: &'a mut [bool],
+    pub obs: &'a mut [O],
+    pub obs_len: usize,
+}
+
+/// One sub-environment's slot, action and output places, as the zipped
+/// iterators of [`Slots::step_into`] hand them over.
+type StepItem<'a, G, O> = (
+    (((&'a mut Slot<G>, &'a i64), &'a mut f64), &'a mut bool),
+    (&'a mut bool, &'a mut [O]),
+);
+
 /// Fewest sub-environments per rayon task.
 const CHUNK: usize = 16;
 
@@ -70,8 +111,8 @@ impl<G: Game> Slots<G> {
         }
     }
 
-    /// Steps every sub-environment (or resets the ones that ended).
-    pub fn step(&mut self, config: &G::Config, actions: &[i64]) -> Result<Outcomes, String> {
+    /// Checks the action count and every action before anything moves.
+    fn check(&self, config: &G::Config, actions: &[i64]) -> Result<(), String> {
         if actions.len() != self.slots.len() {
             return Err(format!(
                 "expected {} actions, got {}",
@@ -82,21 +123,67 @@ impl<G: Game> Slots<G> {
         for (i, &a) in actions.iter().enumerate() {
             G::check(config, a).map_err(|e| format!("sub-environment {i}: {e}"))?;
         }
+        Ok(())
+    }
+
+    /// [`Slots::step`] that also observes each game right after moving it and
+    /// writes everything straight into the caller's arrays: one pass over the
+    /// games while each is in cache, no intermediate vectors.
+    pub fn step_into<O: Send>(
+        &mut self,
+        config: &G::Config,
+        actions: &[i64],
+        out: StepOut<'_, O>,
+        observe: impl Fn(&G, &mut [O]) + Sync,
+    ) -> Result<(), String> {
+        self.check(config, actions)?;
+        let n = self.slots.len();
+        if out.reward.len() != n
+            || out.terminated.len() != n
+            || out.truncated.len() != n
+            || out.obs.len() != n * out.obs_len
+        {
+            return Err(format!("output arrays must hold {n} sub-environments"));
+        }
         let master = self.master;
-        let go = |(s, &a): (&mut Slot<G>, &i64)| -> Result<(f64, bool, bool), String> {
-            if s.ended {
-                s.episode += 1;
-                s.ended = false;
-                s.game = G::start(config, episode_seed(master, s.index, s.episode));
-                return Ok((0.0, false, false));
-            }
-            let r = s
-                .game
-                .play(a)
-                .map_err(|e| format!("sub-environment {}: {e}", s.index))?;
-            s.ended = r.1 || r.2;
-            Ok(r)
+        let go = |((((s, &a), r), te), (tr, o)): StepItem<'_, G, O>| {
+            (*r, *te, *tr) = s.advance(config, master, a)?;
+            observe(&s.game, o);
+            Ok::<(), String>(())
         };
+        if n >= G::PARALLEL_MIN {
+            self.slots
+                .par_iter_mut()
+                .zip(actions.par_iter())
+                .zip(out.reward.par_iter_mut())
+                .zip(out.terminated.par_iter_mut())
+                .zip(
+                    out.truncated
+                        .par_iter_mut()
+                        .zip(out.obs.par_chunks_mut(out.obs_len)),
+                )
+                .with_min_len(CHUNK)
+                .try_for_each(go)
+        } else {
+            self.slots
+                .iter_mut()
+                .zip(actions)
+                .zip(out.reward.iter_mut())
+                .zip(out.terminated.iter_mut())
+                .zip(
+                    out.truncated
+                        .iter_mut()
+                        .zip(out.obs.chunks_mut(out.obs_len)),
+                )
+                .try_for_each(go)
+        }
+    }
+
+    /// Steps every sub-environment (or resets the ones that ended).
+    pub fn step(&mut self, config: &G::Config, actions: &[i64]) -> Result<Outcomes, String> {
+        self.check(config, actions)?;
+        let master = self.master;
+        let go = |(s, &a): (&mut Slot<G>, &i64)| s.advance(config, master, a);
         let results: Vec<Result<(f64, bool, bool), String>> = if self.slots.len() >= G::PARALLEL_MIN
         {
             self.slots

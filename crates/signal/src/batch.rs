@@ -8,7 +8,7 @@ use crate::streaming::rolling_median_heap;
 /// Which sliding-median algorithm to run. All give identical results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Algorithm {
-    /// Pick by window length (see [`Algorithm::for_window`]).
+    /// Pick by window length and input (see [`Algorithm::for_input`]).
     Auto,
     /// A sorted array of the window, updated by a fixed sequence of compares
     /// and selects per value: O(k) per value without a mispredicted branch,
@@ -24,20 +24,41 @@ pub enum Algorithm {
     Blocks,
 }
 
-/// Windows up to this length use [`Algorithm::Sorted`] under `Auto`. At 16
-/// the two are level on sorted input and `Sorted` is twice as fast on random
-/// input; at 33 `Blocks` wins on both (`median_bench`, 2,000,000 values).
-pub const SORTED_MAX_WINDOW: usize = 16;
+/// Windows up to this length may use [`Algorithm::Sorted`] under `Auto`: on
+/// random input its branch-free network beats `Blocks` up to 32; on monotone
+/// input `Blocks` reads medians off the input and wins from 17 (measured from
+/// Python against bottleneck, docs/results/python.md).
+pub const SORTED_MAX_WINDOW: usize = 32;
+
+/// Windows up to this length use [`Algorithm::Sorted`] whatever the input.
+pub const SORTED_ALWAYS_WINDOW: usize = 16;
+
+/// Adjacent pairs sampled (one in this many) to tell monotone input.
+const SAMPLE_STRIDE: usize = 64;
 
 impl Algorithm {
-    /// The algorithm `Auto` runs for `window`.
-    pub fn for_window(window: usize) -> Algorithm {
-        if window <= SORTED_MAX_WINDOW {
+    /// The algorithm `Auto` runs for `window` on `data`: `Sorted` up to 16,
+    /// and up to 32 unless the data look monotone (at least 95% of a sample
+    /// of adjacent pairs rise, or as many fall), else `Blocks`.
+    pub fn for_input(data: &[f64], window: usize) -> Algorithm {
+        if window <= SORTED_ALWAYS_WINDOW || (window <= SORTED_MAX_WINDOW && !looks_monotone(data))
+        {
             Algorithm::Sorted
         } else {
             Algorithm::Blocks
         }
     }
+}
+
+/// Whether a sample of adjacent pairs of `data` mostly rise or mostly fall.
+fn looks_monotone(data: &[f64]) -> bool {
+    let (mut rises, mut falls, mut pairs) = (0usize, 0usize, 0usize);
+    for i in (1..data.len()).step_by(SAMPLE_STRIDE) {
+        rises += usize::from(data[i] > data[i - 1]);
+        falls += usize::from(data[i] < data[i - 1]);
+        pairs += 1;
+    }
+    pairs > 0 && 20 * rises.max(falls) >= 19 * pairs
 }
 
 /// The median of every full window of `window` consecutive values:
@@ -71,12 +92,54 @@ pub fn rolling_median_with(data: &[f64], window: usize, algorithm: Algorithm) ->
 /// # Panics
 /// If `window` is 0.
 pub fn rolling_median_into(data: &[f64], window: usize, algorithm: Algorithm, out: &mut Vec<f64>) {
-    assert!(window > 0, "window must be at least 1");
     out.clear();
+    rolling_median_append(data, window, algorithm, out);
+}
+
+/// [`rolling_median_with`] appended to `out` (kept as it is), so a caller
+/// can put other values before the medians without copying them after.
+///
+/// # Panics
+/// If `window` is 0.
+pub fn rolling_median_append(
+    data: &[f64],
+    window: usize,
+    algorithm: Algorithm,
+    out: &mut Vec<f64>,
+) {
+    assert!(window > 0, "window must be at least 1");
     match algorithm {
-        Algorithm::Auto => rolling_median_into(data, window, Algorithm::for_window(window), out),
+        Algorithm::Auto => {
+            rolling_median_append(data, window, Algorithm::for_input(data, window), out)
+        }
         Algorithm::Sorted => rolling_median_sorted(data, window, out),
         Algorithm::Heap => rolling_median_heap(data, window, out),
         Algorithm::Blocks => rolling_median_blocks(data, window, out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_sends_monotone_input_above_16_to_blocks() {
+        let rising: Vec<f64> = (0..10_000).map(f64::from).collect();
+        let falling: Vec<f64> = rising.iter().rev().copied().collect();
+        let mut x = 88_172_645_463_325_252u64;
+        let noisy: Vec<f64> = (0..10_000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 11) as f64
+            })
+            .collect();
+        assert_eq!(Algorithm::for_input(&rising, 16), Algorithm::Sorted);
+        assert_eq!(Algorithm::for_input(&rising, 17), Algorithm::Blocks);
+        assert_eq!(Algorithm::for_input(&falling, 32), Algorithm::Blocks);
+        assert_eq!(Algorithm::for_input(&noisy, 32), Algorithm::Sorted);
+        assert_eq!(Algorithm::for_input(&noisy, 33), Algorithm::Blocks);
+        assert_eq!(Algorithm::for_input(&[], 20), Algorithm::Sorted);
     }
 }

@@ -3,8 +3,9 @@
 //! - [`RollingMedian`]: streaming, push a value and get the median of the last
 //!   `k` once `k` values are in; O(k) memory.
 //! - [`rolling_median`]: batch, one median per full window of a slice; picks
-//!   by window length ([`Algorithm`]) between a branch-free sorted window
-//!   (k ≤ 16) and Suomela's sort-based block algorithm (larger k), which
+//!   by window length and input ([`Algorithm`]) between a branch-free sorted
+//!   window (k ≤ 32) and Suomela's sort-based block algorithm (larger k, or
+//!   k > 16 on monotone input), which
 //!   reads the medians of sorted or reverse-sorted stretches of the input
 //!   straight off it.
 //! - [`stream_medians`] / [`medians_of_text`]: numbers read from text (one a
@@ -30,7 +31,8 @@ mod stream;
 mod streaming;
 
 pub use batch::{
-    Algorithm, SORTED_MAX_WINDOW, rolling_median, rolling_median_into, rolling_median_with,
+    Algorithm, SORTED_ALWAYS_WINDOW, SORTED_MAX_WINDOW, rolling_median, rolling_median_append,
+    rolling_median_into, rolling_median_with,
 };
 pub use stream::{
     Lines, MAX_LINE_BYTES, MedianError, QUOTE_CHARS, ReadOptions, Sink, StreamSummary,

@@ -19,11 +19,11 @@ pub fn rolling_median_sorted(data: &[f64], window: usize, out: &mut Vec<f64>) {
             }
         };
     }
-    fixed!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    fixed!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32)
 }
 
 // The `fixed!` list above ends at the largest window `Auto` sends here.
-const _: () = assert!(crate::SORTED_MAX_WINDOW == 16);
+const _: () = assert!(crate::SORTED_MAX_WINDOW == 32);
 
 /// The window length `K` known at compile time: the slide is branch-free.
 fn fixed<const K: usize>(data: &[f64], out: &mut Vec<f64>) {

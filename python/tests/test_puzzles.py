@@ -1,0 +1,204 @@
+"""Tiles-v0 (Sheep a Sheep) and JumpIn-v0: the API checker, rendering,
+rewards, errors, and the same levels, puzzles and outcomes as the CLI."""
+
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import arcadekit
+from arcadekit.jumpin import CHALLENGES, action_of
+
+SMALL = {"layers": 6, "types": 4, "groups": 2}
+
+
+@pytest.mark.parametrize(
+    "name,kwargs",
+    [
+        ("Tiles-v0", {}),
+        ("Tiles-v0", {"level": "capture"}),
+        ("Tiles-v0", {**SMALL, "difficulty": 0.9, "capacity": 5, "reward": "win"}),
+        ("JumpIn-v0", {}),
+        ("JumpIn-v0", {"puzzles": 60, "max_moves": 3}),
+        ("JumpIn-v0", {"puzzles": "generated", "moves": 5}),
+    ],
+)
+def test_check_env_passes(name, kwargs):
+    check_env(gym.make(f"arcadekit/{name}", **kwargs).unwrapped)
+
+
+@pytest.mark.parametrize("name", ["Tiles-v0", "JumpIn-v0"])
+def test_render_modes(name):
+    text = gym.make(f"arcadekit/{name}", render_mode="ansi")
+    text.reset(seed=3)
+    assert isinstance(text.render(), str) and len(text.render()) > 20
+    rgb = gym.make(f"arcadekit/{name}", render_mode="rgb_array")
+    rgb.reset(seed=3)
+    frame = rgb.render()
+    assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+    assert len(np.unique(frame.reshape(-1, 3), axis=0)) >= 4
+
+
+def test_tiles_intended_clicks_win_and_rewards_count_triples():
+    env = arcadekit.TilesEnv(**SMALL, difficulty=0.8)
+    obs, info = env.reset(seed=5)
+    n = env.action_space.n
+    assert n == 3 * 4 * 2 and obs["kind"].min() >= 1 and obs["tray"].sum() == 0
+    assert np.array_equal(info["action_mask"], (obs["covered"] == 0).astype(np.int8))
+    total = 0.0
+    for tile in env.intended:
+        assert info["action_mask"][tile] == 1
+        obs, reward, terminated, truncated, info = env.step(tile)
+        total += reward
+        assert obs["kind"][tile] == 0
+        assert (obs["tray"] > 0).sum() == info["clicks"] - 3 * info["cleared"]
+    assert (terminated, truncated, info["status"], total) == (True, False, "won", n / 3)
+    assert info["action_mask"].sum() == 0
+
+
+def test_tiles_illegal_and_bad_input():
+    env = arcadekit.TilesEnv(**SMALL)
+    obs, info = env.reset(seed=1)
+    covered = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(covered)
+    assert (reward, terminated, info["illegal_action"], info["status"]) == (0.0, True, True, "lost")
+    with pytest.raises(ValueError, match="the game is over"):
+        env.step(0)
+    env.reset(seed=1)
+    for bad in (-1, env.action_space.n):
+        with pytest.raises(ValueError, match="out of range"):
+            env.step(bad)
+    for kwargs, message in [
+        ({"layers": 0}, "layers 0 is out of range"),
+        ({"layers": 2}, "do not fit"),
+        ({"difficulty": 1.5}, "difficulty"),
+        ({"capacity": 2}, "capacity"),
+        ({"level": "{"}, "EOF while parsing"),
+        ({"reward": "lines"}, "unknown reward"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            arcadekit.TilesEnv(**kwargs)
+
+
+def test_tiles_capture_is_the_real_level():
+    env = arcadekit.TilesEnv(level="capture")
+    obs, info = env.reset(seed=0)
+    again, _ = env.reset(seed=9)  # a fixed level: the seed changes nothing
+    assert np.array_equal(obs["kind"], again["kind"])
+    solved = arcadekit.tiles_solve(env.level_json(), seconds=30)
+    assert len(obs["kind"]) == solved["tiles"]
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_tiles_plays_the_cli_level(arcade, tmp_path, seed):
+    """The level of `arcade tiles generate --seed s` tile for tile, and random
+    legal clicks end as `arcade tiles check` says."""
+    path = tmp_path / "level.json"
+    arcade("tiles", "generate", "--layers", 8, "--types", 5, "--groups", 3, "--difficulty", 0.7,
+           "--seed", seed, "--out", path)
+    cli_tiles = json.loads(path.read_text())["tiles"]
+    env = arcadekit.TilesEnv(layers=8, types=5, groups=3, difficulty=0.7)
+    obs, info = env.reset(seed=seed)
+    assert json.loads(env.level_json())["tiles"] == cli_tiles
+    rng = np.random.default_rng(seed)
+    clicks, total, terminated = [], 0.0, False
+    while not terminated:
+        tile = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        clicks.append(tile)
+        obs, reward, terminated, _, info = env.step(tile)
+        total += reward
+    clicks_path = tmp_path / "clicks.json"
+    clicks_path.write_text(json.dumps(clicks))
+    cli = arcadekit.tiles_check(path.read_text(), clicks)
+    assert cli["won"] == (info["status"] == "won")
+    assert cli["taken"] == len(clicks)
+    assert total == (cli["taken"] - len(cli["tray"])) // 3
+
+
+def test_tiles_solver_action_wins_the_captured_level():
+    env = arcadekit.TilesEnv(level="capture")
+    _, info = env.reset(seed=0)
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, info = env.step(env.solver_action(seconds=30))
+    assert info["status"] == "won"
+
+
+def test_jumpin_follows_the_cli_solution(arcade):
+    for number in (1, 20, 41, 60):
+        code = CHALLENGES[number - 1][1]
+        cli = arcade("jumpin", "solve", "--code", code)
+        env = arcadekit.JumpInEnv(render_mode="ansi")
+        obs, info = env.reset(seed=0, options={"challenge": number})
+        assert env.render().splitlines() == cli["start"]["board"]
+        assert info["optimal"] == cli["moves"] == CHALLENGES[number - 1][2]
+        total, terminated = 0.0, False
+        for step in cli["solution"]:
+            assert not terminated
+            (action,) = [a for a, piece, frm, to, _ in env.legal_moves()
+                         if (piece, list(frm), list(to)) == (step["piece"], step["from"], step["to"])]
+            assert info["action_mask"][action] == 1
+            obs, reward, terminated, truncated, info = env.step(action)
+            total += reward
+        assert terminated and info["solved"] and total == -cli["moves"]
+        # Every rabbit in a hole: the rabbit plane lies inside the hole plane.
+        assert (obs[0] <= obs[2]).all()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_jumpin_generates_the_cli_puzzle(arcade, seed):
+    cli = arcade("jumpin", "generate", "--moves", 7, "--seed", seed)
+    env = arcadekit.JumpInEnv(puzzles="generated", moves=7, render_mode="ansi")
+    _, info = env.reset(seed=seed)
+    assert env.render().splitlines() == cli["board"]
+    assert info["optimal"] == cli["moves"]
+    moves, terminated = 0, False
+    while not terminated:
+        _, _, terminated, _, info = env.step(env.solver_action())
+        moves += 1
+    assert moves == cli["moves"] and info["solved"]
+
+
+def test_jumpin_mask_actions_and_errors():
+    env = arcadekit.JumpInEnv(puzzles="C31B42G34M302203FE11", max_moves=2)
+    _, info = env.reset(seed=0)
+    legal = env.legal_moves()
+    assert sorted(a for a, *_ in legal) == list(np.flatnonzero(info["action_mask"]))
+    a, _, frm, _, target = legal[0]
+    assert a == action_of(frm, target)
+    _, _, terminated, truncated, _ = env.step(a)
+    _, _, terminated, truncated, _ = env.step(env.legal_moves()[0][0])
+    assert (terminated, truncated) == (False, True)
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+    with pytest.raises(ValueError, match="over"):
+        env.step(a)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(625)
+    for make, message in [
+        (lambda: arcadekit.JumpInEnv(puzzles=61), "challenge 61"),
+        (lambda: arcadekit.JumpInEnv(puzzles="C99"), "off the board"),
+        (lambda: arcadekit.JumpInEnv(puzzles="generated", rabbits=5), "rabbits"),
+        (lambda: arcadekit.JumpInEnv(puzzles="generated", moves=0), "moves 0"),
+        (lambda: arcadekit.JumpInEnv(max_moves=0), "max_moves"),
+        (lambda: arcadekit.JumpInEnv().reset(options={"level": 3}), "reset options"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            make()
+
+
+def test_jumpin_official_draws_depend_on_the_seed():
+    env = arcadekit.JumpInEnv()
+    codes = set()
+    for seed in range(12):
+        env.reset(seed=seed)
+        first = env.code
+        env.reset(seed=seed)
+        assert env.code == first
+        codes.add(first)
+    assert len(codes) >= 5
