@@ -14,8 +14,7 @@ Targets (each checks a property, not only "no crash"):
   ``mines_analyze``: probabilities in [0, 1] on hidden cells, NaN on
   numbers and known mines, summing to the mines left; or a one-line
   ``ValueError``.
-- ``envs``: the Gymnasium environments and vector environments with random
-  options and actions (out of range, negative, huge): every observation lies
+- ``envs``: the five Gymnasium environments with random options and actions (out of range, negative, huge): every observation lies
   in its space, the same seed and actions replay the same observations, and
   bad options or actions are one-line ``ValueError``s.
 - ``texts``: random text into the text parsers reached from Python
@@ -156,6 +155,11 @@ ENVS = [
     ("arcadekit/Flappy-v0", [{}, {"extended": True}, {"max_pipes": 1}, {"max_pipes": -1}]),
     ("arcadekit/Minesweeper-v0", [{}, {"level": "4x4/3"}, {"level": "2x2/9"}, {"rule": "snr"},
                                   {"rule": "bogus"}, {"probabilities": True}, {"level": "1x1/0"}]),
+    ("arcadekit/Tiles-v0", [{"layers": 12}, {"layers": 12, "capacity": 3}, {"level": "capture"},
+                            {"layers": 2}, {"difficulty": 2.0}, {"reward": "win", "layers": 12},
+                            {"level": "{}"}]),
+    ("arcadekit/JumpIn-v0", [{}, {"puzzles": 60}, {"puzzles": 0}, {"puzzles": "C3"}, {"moves": 3},
+                             {"rabbits": 9}, {"max_moves": 2}]),
 ]
 
 

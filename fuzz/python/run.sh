@@ -49,9 +49,12 @@ if [ "$native" = 1 ]; then
         "gymnasium>=1.0" "atheris==$ATHERIS_VERSION"
     echo "building arcadekit with coverage instrumentation (target/fuzz-python)" >&2
     # RUSTFLAGS replaces .cargo/config.toml's flags, so it repeats target-cpu.
+    # An explicit --target keeps them off build scripts and proc macros,
+    # which run in cargo without libFuzzer to call.
+    host=$(rustc -vV | sed -n 's/^host: //p')
     (cd "$root" && VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" CARGO_TARGET_DIR="$root/target/fuzz-python" \
         RUSTFLAGS="-C target-cpu=x86-64-v2 -C passes=sancov-module -C llvm-args=-sanitizer-coverage-level=3 -C llvm-args=-sanitizer-coverage-inline-8bit-counters -C llvm-args=-sanitizer-coverage-pc-table -C llvm-args=-sanitizer-coverage-trace-compares" \
-        nice -n 19 "$venv/bin/maturin" develop --release -q)
+        nice -n 19 "$venv/bin/maturin" develop --release -q --target "$host")
     # The instrumented extension calls libFuzzer's __sanitizer_cov_* hooks as
     # it loads; atheris's libFuzzer, preloaded, is the one that answers them.
     preload=$("$py" -c 'import atheris, glob, os; print(glob.glob(os.path.join(os.path.dirname(atheris.__file__), "core_with_libfuzzer*.so"))[0])')
