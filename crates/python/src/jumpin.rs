@@ -8,7 +8,6 @@ use crate::value_error;
 use arcade_core::progress::Progress;
 use arcade_jumpin::challenges::official;
 use arcade_jumpin::geometry::{HOLES, cells, xy};
-use arcade_jumpin::hardest::PieceSet;
 use arcade_jumpin::play::{JumpinGame, PlayMove};
 use arcade_jumpin::{Axis, Piece, Position, parse_board, parse_code};
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
@@ -119,18 +118,7 @@ impl JumpinCore {
         mushrooms: usize,
         seed: u64,
     ) -> PyResult<bool> {
-        if !(1..=1000).contains(&moves) {
-            return Err(value_error(format!(
-                "moves {moves} is out of range (1..=1000)"
-            )));
-        }
-        let pieces = PieceSet {
-            rabbits,
-            foxes,
-            mushrooms,
-        }
-        .validate()
-        .map_err(value_error)?;
+        let pieces = crate::solvers::jumpin_generator(moves, rabbits, foxes, mushrooms)?;
         py.detach(|| {
             let g = arcade_jumpin::generate::generate(pieces, moves, seed, &Progress::hidden())
                 .map_err(value_error)?;

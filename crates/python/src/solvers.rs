@@ -296,22 +296,33 @@ fn jumpin_generate(
     mushrooms: usize,
     seed: u64,
 ) -> PyResult<String> {
+    let pieces = jumpin_generator(moves, rabbits, foxes, mushrooms)?;
+    let report = py
+        .detach(|| arcade_jumpin::generate_report(pieces, moves, seed, &Progress::hidden()))
+        .map_err(value_error)?;
+    to_json(&report)
+}
+
+/// Checks the settings of a Jump In' generation (shared with `JumpIn-v0`):
+/// the move count, and the piece set as the library validates it.
+pub(crate) fn jumpin_generator(
+    moves: u32,
+    rabbits: usize,
+    foxes: usize,
+    mushrooms: usize,
+) -> PyResult<arcade_jumpin::hardest::PieceSet> {
     if !(1..=1000).contains(&moves) {
         return Err(value_error(format!(
             "moves {moves} is out of range (1..=1000)"
         )));
     }
-    let pieces = arcade_jumpin::hardest::PieceSet {
+    arcade_jumpin::hardest::PieceSet {
         rabbits,
         foxes,
         mushrooms,
     }
     .validate()
-    .map_err(value_error)?;
-    let report = py
-        .detach(|| arcade_jumpin::generate_report(pieces, moves, seed, &Progress::hidden()))
-        .map_err(value_error)?;
-    to_json(&report)
+    .map_err(value_error)
 }
 
 fn tiles_level(level: &str, capacity: Option<usize>) -> PyResult<arcade_tiles::Level> {
