@@ -4,9 +4,17 @@
 use crate::common::*;
 use arcade_flappy::episode::eval_seed;
 use arcade_flappy::policy::{Heuristic, Policy};
+use arcade_flappy::viability::Depths;
 use arcade_flappy::{Agent, Env};
 use axum::http::StatusCode;
 use serde_json::json;
+
+/// The server computes the viability kernels when it starts (a few
+/// seconds, in the background); a test router does it here, outside the
+/// requests' time bound.
+fn kernels() {
+    Depths::shared();
+}
 
 /// The heuristic's flaps on game `seed`, up to `pipes` pipes.
 fn heuristic_flaps(seed: u64, pipes: u64) -> Vec<u64> {
@@ -25,6 +33,7 @@ fn heuristic_flaps(seed: u64, pipes: u64) -> Vec<u64> {
 #[tokio::test]
 async fn the_same_flaps_give_the_clis_game() {
     let app = router();
+    kernels();
     for seed in [1, 7] {
         let (status, s) = post(
             &app,
@@ -74,6 +83,7 @@ async fn the_same_flaps_give_the_clis_game() {
 #[tokio::test]
 async fn not_flapping_crashes_on_the_ground() {
     let app = router();
+    kernels();
     let (_, s) = post(&app, "/api/flappy/new", json!({"mode": "play", "seed": 3})).await;
     let id = s["session"].as_str().unwrap();
     let (_, s) = post(&app, &format!("/api/flappy/{id}/tick"), json!({"to": 100})).await;
@@ -99,6 +109,7 @@ fn agent(name: &str) -> Agent {
 #[tokio::test]
 async fn the_oracle_and_the_shipped_policies_play() {
     let app = router();
+    kernels();
     for policy in ["oracle", "heuristic", "cem-15min", "imitate"] {
         let (status, s) = post(
             &app,
@@ -131,6 +142,7 @@ async fn the_oracle_and_the_shipped_policies_play() {
 #[tokio::test]
 async fn bad_flappy_requests_are_one_line_4xx() {
     let app = router();
+    kernels();
     let (_, s) = post(&app, "/api/flappy/new", json!({"mode": "play", "seed": 1})).await;
     let id = s["session"].as_str().unwrap();
     let url = format!("/api/flappy/{id}/tick");

@@ -61,9 +61,12 @@ async fn bad_geek_records_say_where() {
     let (status, b) = upload_json(&app, "/api/geek/replay", vec![b'N'; 5 << 20]).await;
     assert_error(status, &b, StatusCode::PAYLOAD_TOO_LARGE, "limit");
     // A record that plays but stops early ends with the reason.
-    let (status, r) = upload_json(&app, "/api/geek/replay", b"N,D1,N,D1,N,D1".to_vec()).await;
+    let (status, r) = upload_json(&app, "/api/geek/replay", b"N,R1,D19,N,C1,L1,D18".to_vec()).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(r["result"]["end"], "record_end");
+    assert_eq!(r["frames"].as_array().unwrap().len(), 2);
+    let (_, r) = upload_json(&app, "/api/geek/replay", b"N,D1,N,D1,N,D1".to_vec()).await;
+    assert_eq!(r["result"]["end"], "spawn_blocked");
 }
 
 fn png(w: u32, h: u32) -> Vec<u8> {
