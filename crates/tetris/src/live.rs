@@ -78,6 +78,9 @@ pub enum LiveError {
     Board(#[from] BoardError),
 }
 
+/// Board cells `(x, y)`, `y = 0` at the bottom.
+pub type Cells = Vec<(i32, i32)>;
+
 /// The piece in the air: its rotation state and pivot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Falling {
@@ -382,7 +385,7 @@ impl LiveGame {
     }
 
     /// Cells of the falling piece, and where a hard drop would put them.
-    pub fn falling_cells(&self) -> Option<(Vec<(i32, i32)>, Vec<(i32, i32)>)> {
+    pub fn falling_cells(&self) -> Option<(Cells, Cells)> {
         let f = self.falling?;
         let cells = |g: &Falling| -> Vec<(i32, i32)> {
             self.rules
@@ -628,6 +631,33 @@ mod tests {
             MoveMode::Drop
         ));
         assert_eq!(g.pieces(), 1);
+    }
+
+    #[test]
+    fn a_slide_under_a_roof_is_a_tuck_with_its_route() {
+        let rules = Rules::classic();
+        let mut board = Board::new(10, 20).unwrap();
+        for x in 0..4 {
+            board.set(x, 2);
+        }
+        let under = Placement {
+            rotation: 0,
+            col: 0,
+            row: 0,
+        };
+        assert!(is_tuck(&rules, &board, Piece::O, under));
+        let way = route(&rules, &board, Piece::O, under);
+        assert_eq!(way.last(), Some(&(0.5, 0.5)), "ends on the O's centre");
+        assert!(way.windows(2).all(|w| {
+            let d = (w[1].0 - w[0].0).abs() + (w[1].1 - w[0].1).abs();
+            d <= 1.0
+        }));
+        let on_top = Placement {
+            rotation: 0,
+            col: 0,
+            row: 3,
+        };
+        assert!(!is_tuck(&rules, &board, Piece::O, on_top));
     }
 
     #[test]

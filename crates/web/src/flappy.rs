@@ -22,6 +22,7 @@ use axum::Router;
 use axum::extract::{Path, State};
 use axum::routing::post;
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
 /// Frames per second of the game (FlapPyBird's).
 pub const FPS: u64 = 30;
@@ -55,12 +56,23 @@ pub fn policy_names() -> Vec<&'static str> {
     names
 }
 
-/// Computes the viability kernels (a few seconds, once per process) so the
-/// first game does not wait for them.
+/// The viability kernels once computed: until then games have no margin
+/// and the oracle cannot be watched, but nothing waits for them.
+static KERNELS: OnceLock<&'static Depths> = OnceLock::new();
+
+fn kernels() -> Option<&'static Depths> {
+    KERNELS.get().copied()
+}
+
+/// Computes the viability kernels in the background (about 20 s of CPU,
+/// once per process); the server calls this when it starts.
 pub fn warm_up() {
-    std::thread::spawn(|| {
-        Depths::shared();
-    });
+    std::thread::spawn(compute_kernels);
+}
+
+/// Computes the kernels now and makes them available (tests, `warm_up`).
+pub fn compute_kernels() {
+    let _ = KERNELS.set(Depths::shared());
 }
 
 pub fn routes() -> Router<AppRef> {
@@ -106,7 +118,11 @@ impl Player {
     fn by_name(name: &str) -> Result<Player, ApiError> {
         match name {
             "heuristic" => Ok(Player::Heuristic),
-            "oracle" => Ok(Player::Oracle(Oracle::new(Depths::shared()))),
+            "oracle" => kernels().map(|d| Player::Oracle(Oracle::new(d))).ok_or_else(|| {
+                ApiError::Unprocessable(
+                    "the oracle's viability kernels are still being computed (about 20 s of CPU after the server starts); try again shortly".into(),
+                )
+            }),
             _ => {
                 let (_, text) = POLICIES.iter().find(|(n, _)| *n == name).ok_or_else(|| {
                     ApiError::BadRequest(format!(
@@ -127,7 +143,8 @@ pub struct FlappySession {
     seed: u64,
     policy: Option<(String, Player)>,
     env: Env,
-    judge: Judge<'static>,
+    /// Made once the kernels are ready.
+    judge: Option<Judge<'static>>,
 }
 
 /// The sizes the page draws with (the library's constants).
@@ -168,8 +185,10 @@ pub struct FlappyState {
     /// `running` or `crashed`.
     pub status: &'static str,
     /// Viability depth after not flapping and after flapping (−1: a state
-    /// some gaps can force into a crash); `null` once over.
+    /// some gaps can force into a crash); `null` once over, or while the
+    /// kernels are being computed (`margin_ready` false).
     pub depth: Option<[i32; 2]>,
+    pub margin_ready: bool,
     /// Frames flapped on during this request.
     pub flapped: Vec<u64>,
     /// Sizes, on `new` only.
@@ -178,6 +197,9 @@ pub struct FlappyState {
 
 impl FlappySession {
     fn view(&mut self, session: String, flapped: Vec<u64>) -> FlappyState {
+        if self.judge.is_none() {
+            self.judge = kernels().map(Judge::new);
+        }
         let env = &self.env;
         let over = env.is_over();
         FlappyState {
@@ -199,7 +221,11 @@ impl FlappySession {
                 Status::Crashed => "crashed",
                 Status::Truncated => "truncated",
             },
-            depth: (!over).then(|| self.judge.action_depths(env)),
+            depth: match &mut self.judge {
+                Some(judge) if !over => Some(judge.action_depths(env)),
+                _ => None,
+            },
+            margin_ready: self.judge.is_some(),
             flapped,
             geometry: None,
         }
@@ -286,7 +312,6 @@ async fn new_game(
         }
         (Mode::Play, None) => None,
     };
-    // The kernels may still be being computed: off the async threads.
     let mut session = app
         .compute(move || {
             let policy = match name {
@@ -298,7 +323,7 @@ async fn new_game(
                 seed,
                 policy,
                 env: Env::new(eval_seed(seed, 0), None),
-                judge: Judge::new(Depths::shared()),
+                judge: None,
             })
         })
         .await?;

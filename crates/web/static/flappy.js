@@ -34,7 +34,11 @@ async function newGame() {
     show(s);
     say($("#msg"), mode === "play" ? "Flap to start" : `${body.policy} is playing`);
     screen.focus();
-  } catch (e) { say($("#msg"), e.message, "bad"); }
+  } catch (e) {
+    say($("#msg"), e.message, "bad");
+    // The oracle waits for the server's kernels: try again in a second.
+    if (/still being computed/.test(e.message)) setTimeout(newGame, 1000);
+  }
 }
 
 function show(s) {
@@ -43,7 +47,7 @@ function show(s) {
   $("#passed").textContent = s.passed;
   $("#frame").textContent = s.frame;
   const best = s.depth ? Math.max(s.depth[0], s.depth[1]) : null;
-  $("#depth").textContent = best === null ? "–" : `${best} px`;
+  $("#depth").textContent = best !== null ? `${best} px` : s.margin_ready ? "–" : "computing…";
   screen.dataset.frame = s.frame;
   screen.dataset.passed = s.passed;
   screen.dataset.status = s.status;
