@@ -16,9 +16,10 @@
 //! - `tetris-watch [PIECES]`: each session watches an AI (el-tetris) play
 //!   Tetris as the page does, one `watch` request of PIECES pieces (default
 //!   1) per 60 Hz frame; a new game when one ends;
-//! - `flappy`: each session plays Flappy Bird as the page does, one `tick`
-//!   per 30 Hz frame with the frame reached and a flap chosen from the last
-//!   answer (a simple aiming rule); a new game after a crash.
+//! - `flappy [MARGIN]`: each session plays Flappy Bird as the page does, one
+//!   `tick` per 30 Hz frame with the frame reached and a flap chosen from the
+//!   last answer (a simple aiming rule), asking for the viability margin
+//!   unless MARGIN is 0; a new game after a crash.
 //!
 //! Each session is one keep-alive connection sending its next request when
 //! the last is answered; the two real-time scenarios send on their frame
@@ -265,7 +266,8 @@ async fn paced(
                 }
                 (
                     format!("/api/flappy/{id}/tick"),
-                    json!({"to": frame, "flaps": if aim(&state) { vec![frame] } else { vec![] }}),
+                    json!({"to": frame, "flaps": if aim(&state) { vec![frame] } else { vec![] },
+                           "margin": per_frame > 0}),
                 )
             } else {
                 if !state["end"].is_null() {

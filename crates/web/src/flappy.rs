@@ -23,6 +23,7 @@ use axum::extract::{Path, State};
 use axum::routing::post;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Frames per second of the game (FlapPyBird's).
 pub const FPS: u64 = 30;
@@ -54,6 +55,34 @@ pub fn policy_names() -> Vec<&'static str> {
     let mut names = vec!["oracle", "heuristic"];
     names.extend(POLICIES.iter().map(|(n, _)| *n));
     names
+}
+
+/// Most games holding a margin judge at once: a judge keeps the safe sets
+/// of the pipe ahead for every margin (about 0.5 to 1.6 MB), so memory
+/// stays bounded whatever the number of games; beyond this, `depth` is
+/// `null` until a judge is free.
+pub const MAX_MARGIN_GAMES: usize = 128;
+
+static JUDGES: AtomicUsize = AtomicUsize::new(0);
+
+/// A [`Judge`] counted against [`MAX_MARGIN_GAMES`] while it lives.
+struct CountedJudge(Judge<'static>);
+
+impl CountedJudge {
+    fn new(depths: &'static Depths) -> Option<CountedJudge> {
+        JUDGES
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < MAX_MARGIN_GAMES).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| CountedJudge(Judge::new(depths)))
+    }
+}
+
+impl Drop for CountedJudge {
+    fn drop(&mut self) {
+        JUDGES.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 /// The viability kernels once computed: until then games have no margin
@@ -98,13 +127,16 @@ pub struct NewGame {
 }
 
 /// Run the game to frame `to`; `flaps` are the frames (after the current
-/// one, increasing) on which the person flapped.
+/// one, increasing) on which the person flapped; `margin` asks for the
+/// viability depths.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TickRequest {
     pub to: u64,
     #[serde(default)]
     pub flaps: Vec<u64>,
+    #[serde(default)]
+    pub margin: bool,
 }
 
 /// Who flaps in a watched game.
@@ -143,8 +175,8 @@ pub struct FlappySession {
     seed: u64,
     policy: Option<(String, Player)>,
     env: Env,
-    /// Made once the kernels are ready.
-    judge: Option<Judge<'static>>,
+    /// Held while the page asks for the margin and the kernels are ready.
+    judge: Option<CountedJudge>,
 }
 
 /// The sizes the page draws with (the library's constants).
@@ -185,8 +217,9 @@ pub struct FlappyState {
     /// `running` or `crashed`.
     pub status: &'static str,
     /// Viability depth after not flapping and after flapping (−1: a state
-    /// some gaps can force into a crash); `null` once over, or while the
-    /// kernels are being computed (`margin_ready` false).
+    /// some gaps can force into a crash); `null` unless asked for, once
+    /// over, while the kernels are being computed (`margin_ready` false) or
+    /// while [`MAX_MARGIN_GAMES`] other games hold a judge.
     pub depth: Option<[i32; 2]>,
     pub margin_ready: bool,
     /// Frames flapped on during this request.
@@ -196,9 +229,11 @@ pub struct FlappyState {
 }
 
 impl FlappySession {
-    fn view(&mut self, session: String, flapped: Vec<u64>) -> FlappyState {
-        if self.judge.is_none() {
-            self.judge = kernels().map(Judge::new);
+    fn view(&mut self, session: String, flapped: Vec<u64>, margin: bool) -> FlappyState {
+        if !margin || self.env.is_over() {
+            self.judge = None;
+        } else if self.judge.is_none() {
+            self.judge = kernels().and_then(CountedJudge::new);
         }
         let env = &self.env;
         let over = env.is_over();
@@ -222,10 +257,10 @@ impl FlappySession {
                 Status::Truncated => "truncated",
             },
             depth: match &mut self.judge {
-                Some(judge) if !over => Some(judge.action_depths(env)),
+                Some(judge) if !over => Some(judge.0.action_depths(env)),
                 _ => None,
             },
-            margin_ready: self.judge.is_some(),
+            margin_ready: kernels().is_some(),
             flapped,
             geometry: None,
         }
@@ -327,7 +362,7 @@ async fn new_game(
             })
         })
         .await?;
-    let mut view = session.view(String::new(), Vec::new());
+    let mut view = session.view(String::new(), Vec::new(), false);
     view.session = app.sessions.insert(Game::Flappy(Box::new(session)));
     view.geometry = Some(&GEOMETRY);
     Ok(Json(view))
@@ -351,7 +386,7 @@ async fn tick(
                 });
             };
             let flapped = session.advance(req.to, &req.flaps)?;
-            Ok(session.view(id, flapped))
+            Ok(session.view(id, flapped, req.margin))
         })
         .await?;
     Ok(Json(state))

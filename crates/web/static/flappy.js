@@ -8,7 +8,7 @@ let clock = new TickClock(30), stepTarget = 0;
 
 const step = new Lockstep(async (to, inputs) => {
   const flaps = [...new Set(inputs.map((i) => i[0]))];
-  return api(`/api/flappy/${session}/tick`, { to, flaps });
+  return api(`/api/flappy/${session}/tick`, { to, flaps, margin: $("#margin").checked });
 });
 
 function showModeControls() {
