@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use tower::ServiceExt;
 
 /// Each game's `new` body, small so that setting up a server is cheap.
-const GAMES: [(&str, &str); 4] = [
+const GAMES: [(&str, &str); 5] = [
     ("mines", r#"{"level": "9x9/10", "seed": 1}"#),
     ("tiles", r#"{"source": "captured"}"#),
     ("jumpin", r#"{"challenge": 1}"#),
@@ -27,6 +27,7 @@ const GAMES: [(&str, &str); 4] = [
         "battle",
         r#"{"players": ["human", "rule"], "level": "9x9/10", "seed": 1}"#,
     ),
+    ("tetris", r#"{"mode": "play", "sequence": "IOTSZJL"}"#),
 ];
 
 /// A route: a game's `new`, a route of no session, or an action on a
@@ -40,7 +41,7 @@ enum Route {
 use Route::{Action, New, Plain};
 
 /// `(game, route)`.
-const ROUTES: [(usize, Route); 25] = [
+const ROUTES: [(usize, Route); 29] = [
     (0, New),
     (0, Plain("analyze")),
     (0, Action("state")),
@@ -66,6 +67,10 @@ const ROUTES: [(usize, Route); 25] = [
     (3, Action("click")),
     (3, Action("ai")),
     (3, Action("hint")),
+    (4, New),
+    (4, Action("tick")),
+    (4, Action("watch")),
+    (4, Action("state")),
 ];
 
 fn runtime() -> &'static tokio::runtime::Runtime {

@@ -74,6 +74,49 @@ async function main() {
   await page.evaluate(() => window.scrollTo(0, 120));
   await shot(page, "web-battle");
 
+  await go("/tetris");
+  await page.selectOption("#mode", "watch");
+  await page.selectOption("#ai", "bcts");
+  await page.selectOption("#moves", "reach");
+  await page.selectOption("#speed", "10");
+  await page.fill("#seed", "2");
+  await page.click("#new");
+  await page.waitForFunction(() => Number(document.querySelector("#board").dataset.pieces) >= 40, null, { timeout: 30000 });
+  await page.click("#pause");
+  await page.evaluate(() => window.scrollTo(0, 120));
+  await shot(page, "web-tetris");
+
+  await go("/flappy");
+  await page.selectOption("#mode", "watch");
+  await page.selectOption("#policy", "oracle");
+  await page.selectOption("#speed", "5");
+  await page.click("#new");
+  await page.waitForFunction(() => Number(document.querySelector("#screen").dataset.passed) >= 3, null, { timeout: 30000 });
+  await page.evaluate(() => window.scrollTo(0, 120));
+  await shot(page, "web-flappy");
+
+  await go("/geek");
+  await page.click("#published");
+  await page.waitForFunction(() => document.querySelector("#board").dataset.final === "1378178", null, { timeout: 30000 });
+  await page.$eval("#scrub", (el) => { el.value = "4321"; el.dispatchEvent(new Event("input")); });
+  await page.evaluate(() => window.scrollTo(0, 120));
+  await shot(page, "web-geek");
+
+  await go("/sketch");
+  await page.setInputFiles("#file", path.join(__dirname, "..", "..", "docs", "img", "web-geek.png"));
+  await page.waitForSelector("#download:not(.hidden)");
+  await page.evaluate(() => window.scrollTo(0, 120));
+  await shot(page, "web-sketch");
+
+  await go("/median");
+  const series = Array.from({ length: 400 }, (_, i) => (Math.sin(i / 20) * 10 + ((i * 7919) % 13) - 6 + (i % 57 === 0 ? 25 : 0)).toFixed(2));
+  await page.fill("#text", series.join("\n"));
+  await page.fill("#window", "15");
+  await page.click("#run");
+  await page.waitForSelector("#download:not(.hidden)");
+  await page.evaluate(() => window.scrollTo(0, 200));
+  await shot(page, "web-median");
+
   await page.close();
   await chrome.close();
 }

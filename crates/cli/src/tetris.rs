@@ -131,6 +131,10 @@ pub struct PlayArgs {
     #[arg(long, value_name = "MS", default_value_t = 40, requires = "watch",
           value_parser = clap::value_parser!(u64).range(0..=60_000))]
     delay: u64,
+    /// List every placement (rotation, col, row of the piece's box) in the
+    /// JSON output.
+    #[arg(long, requires = "json")]
+    placements: bool,
     #[command(flatten)]
     output: OutputArgs,
 }
@@ -229,6 +233,7 @@ fn play(a: PlayArgs) -> Result<()> {
         max_lines: a.max_lines,
     };
     let board = Board::new(a.board.0, a.board.1).map_err(bad_input)?;
+    let mut placements = Vec::new();
     let start = Instant::now();
     let result = if a.watch {
         let mut view = Watch::new(&weights.name, rules, board, a.delay)?;
@@ -238,6 +243,9 @@ fn play(a: PlayArgs) -> Result<()> {
     } else {
         let progress = a.output.counter("pieces");
         let r = game::play(&mut player, board, &mut source, limits, |s| {
+            if a.placements {
+                placements.push(s.placement);
+            }
             if s.pieces % 4096 == 0 {
                 progress.set_position(s.pieces);
                 progress.set_message(format!("pieces, {} lines", s.lines));
@@ -247,7 +255,10 @@ fn play(a: PlayArgs) -> Result<()> {
         r
     };
     let seconds = start.elapsed().as_secs_f64();
-    let report = PlayReport::new(&weights.name, &board, a.seed, &result, seconds);
+    let mut report = PlayReport::new(&weights.name, &board, a.seed, &result, seconds);
+    if a.placements {
+        report.placements = Some(placements);
+    }
     a.output.emit(&report)
 }
 

@@ -231,6 +231,10 @@ pub struct PlayReport {
     pub end: End,
     pub seconds: f64,
     pub pieces_per_sec: f64,
+    /// Every placement in order, when asked for (`--placements`): what the
+    /// web arena's AI ghost is checked against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placements: Option<Vec<Placement>>,
 }
 
 impl PlayReport {
@@ -245,6 +249,7 @@ impl PlayReport {
             end: r.end,
             seconds,
             pieces_per_sec: r.pieces as f64 / seconds,
+            placements: None,
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod eval;
 pub mod features;
 pub mod game;
 pub mod geek;
+pub mod live;
 pub mod movegen;
 pub mod piece;
 pub mod player;

@@ -14,10 +14,20 @@
 //!   line absorbs the click) and undoes a click proved lost; a full tray
 //!   starts a new level;
 //! - `open`: opens SESSIONS expert games (one reveal each), then stops (for
-//!   the memory measurement; SECONDS bounds it).
+//!   the memory measurement; SECONDS bounds it);
+//! - `tetris-watch [PIECES]`: each session watches an AI (el-tetris) play
+//!   Tetris as the page does, one `watch` request of PIECES pieces (default
+//!   1) per 60 Hz frame; a new game when one ends;
+//! - `flappy [MARGIN]`: each session plays Flappy Bird as the page does, one
+//!   `tick` per 30 Hz frame with the frame reached and a flap chosen from the
+//!   last answer (a simple aiming rule), asking for the viability margin
+//!   unless MARGIN is 0; a new game after a crash.
 //!
 //! Each session is one keep-alive connection sending its next request when
-//! the last is answered. Prints requests, errors and latency percentiles.
+//! the last is answered; the two real-time scenarios send on their frame
+//! clock instead (at once if late) and time the *lateness*: when the answer
+//! for frame k arrived, minus frame k's due time. Prints requests, errors and
+//! latency (or lateness) percentiles.
 
 use serde_json::{Value, json};
 use std::net::SocketAddr;
@@ -258,6 +268,102 @@ async fn session(addr: SocketAddr, scenario: String, k: u64, deadline: Instant) 
     t
 }
 
+/// Frame period and game of a real-time scenario.
+fn frame_period(scenario: &str) -> Option<Duration> {
+    match scenario {
+        "tetris-watch" => Some(Duration::from_secs_f64(1.0 / 60.0)),
+        "flappy" => Some(Duration::from_secs_f64(1.0 / 30.0)),
+        _ => None,
+    }
+}
+
+/// A real-time session: one request per frame on the frame clock; records
+/// how late each frame's answer arrived.
+async fn paced(
+    addr: SocketAddr,
+    scenario: String,
+    k: u64,
+    deadline: Instant,
+    per_frame: u64,
+) -> Tally {
+    let mut t = Tally::default();
+    let period = frame_period(&scenario).expect("a real-time scenario");
+    let Ok(mut c) = Client::connect(addr).await else {
+        t.errors += 1;
+        return t;
+    };
+    let mut game = 0u64;
+    'games: while Instant::now() < deadline {
+        let seed = k * 1000 + game;
+        game += 1;
+        let (path, body) = if scenario == "flappy" {
+            ("/api/flappy/new", json!({"mode": "play", "seed": seed}))
+        } else {
+            (
+                "/api/tetris/new",
+                json!({"mode": "watch", "seed": seed, "ai": {"name": "el-tetris"}}),
+            )
+        };
+        let Ok((200, mut state)) = c.post(path, &body, false).await else {
+            t.errors += 1;
+            continue;
+        };
+        let id = state["session"].as_str().unwrap_or_default().to_string();
+        let start = Instant::now();
+        for frame in 1u64.. {
+            let due = start + period * frame as u32;
+            if due >= deadline {
+                break 'games;
+            }
+            tokio::time::sleep_until(due.into()).await;
+            let (path, body) = if scenario == "flappy" {
+                if state["status"] != "running" {
+                    continue 'games;
+                }
+                (
+                    format!("/api/flappy/{id}/tick"),
+                    json!({"to": frame, "flaps": if aim(&state) { vec![frame] } else { vec![] },
+                           "margin": per_frame > 0}),
+                )
+            } else {
+                if !state["end"].is_null() {
+                    continue 'games;
+                }
+                (
+                    format!("/api/tetris/{id}/watch"),
+                    json!({"pieces": per_frame, "budget_ms": 10}),
+                )
+            };
+            match c.post(&path, &body, false).await {
+                Ok((200, next)) => {
+                    t.latencies
+                        .push(Instant::now().saturating_duration_since(due));
+                    state = next;
+                }
+                _ => {
+                    t.errors += 1;
+                    continue 'games;
+                }
+            }
+        }
+    }
+    t
+}
+
+/// Flap when the bird's bottom is below the aim point in the gap of the
+/// first pipe not yet behind it (sizes from `arcade_flappy::env`).
+fn aim(state: &Value) -> bool {
+    let y = state["y"].as_i64().unwrap_or(0);
+    let gap_top = state["pipes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|p| p[0].as_i64().unwrap_or(0) + 52 > 57)
+        .and_then(|p| p[1].as_i64())
+        .unwrap_or(150);
+    y + 24 > gap_top + 100 - 12
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -269,9 +375,15 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [url, scenario, sessions, seconds] = &args[..] else {
-        eprintln!("usage: load URL mines|tiles|open SESSIONS SECONDS");
-        std::process::exit(2);
+    let (url, scenario, sessions, seconds, per_frame) = match &args[..] {
+        [u, sc, n, s] => (u, sc, n, s, 1),
+        [u, sc, n, s, p] => (u, sc, n, s, p.parse().expect("PIECES")),
+        _ => {
+            eprintln!(
+                "usage: load URL mines|tiles|tiles-random|open|tetris-watch|flappy SESSIONS SECONDS [PIECES]"
+            );
+            std::process::exit(2);
+        }
     };
     let addr: SocketAddr = url
         .trim_start_matches("http://")
@@ -301,6 +413,15 @@ async fn main() {
                 all.latencies.extend(t.latencies);
                 all.errors += t.errors;
             }
+        }
+    } else if frame_period(scenario).is_some() {
+        let tasks: Vec<_> = (0..sessions)
+            .map(|i| tokio::spawn(paced(addr, scenario.clone(), i, deadline, per_frame)))
+            .collect();
+        for task in tasks {
+            let t = task.await.expect("session task");
+            all.latencies.extend(t.latencies);
+            all.errors += t.errors;
         }
     } else {
         let tasks: Vec<_> = (0..sessions)

@@ -13,12 +13,23 @@ const FILES: &[(&str, &str, &str)] = &[
     ("jumpin.html", HTML, include_str!("../static/jumpin.html")),
     ("tiles.html", HTML, include_str!("../static/tiles.html")),
     ("battle.html", HTML, include_str!("../static/battle.html")),
+    ("tetris.html", HTML, include_str!("../static/tetris.html")),
+    ("flappy.html", HTML, include_str!("../static/flappy.html")),
+    ("geek.html", HTML, include_str!("../static/geek.html")),
+    ("sketch.html", HTML, include_str!("../static/sketch.html")),
+    ("median.html", HTML, include_str!("../static/median.html")),
     ("style.css", CSS, include_str!("../static/style.css")),
     ("common.js", JS, include_str!("../static/common.js")),
     ("mines.js", JS, include_str!("../static/mines.js")),
     ("jumpin.js", JS, include_str!("../static/jumpin.js")),
     ("tiles.js", JS, include_str!("../static/tiles.js")),
     ("battle.js", JS, include_str!("../static/battle.js")),
+    ("realtime.js", JS, include_str!("../static/realtime.js")),
+    ("tetris.js", JS, include_str!("../static/tetris.js")),
+    ("flappy.js", JS, include_str!("../static/flappy.js")),
+    ("geek.js", JS, include_str!("../static/geek.js")),
+    ("sketch.js", JS, include_str!("../static/sketch.js")),
+    ("median.js", JS, include_str!("../static/median.js")),
 ];
 
 const HTML: &str = "text/html; charset=utf-8";

@@ -35,6 +35,9 @@ pub enum ApiError {
     TooLarge(usize),
     #[error("{0}")]
     Unprocessable(String),
+    /// An upload of a kind the route does not take (415).
+    #[error("{0}")]
+    Unsupported(String),
     #[error("too many requests at once (limit {0}); try again")]
     Flood(usize),
     #[error("the computation took longer than {0} s")]
@@ -52,6 +55,7 @@ impl ApiError {
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unprocessable(_) | ApiError::Timeout(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Flood(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
         }
     }
 
@@ -111,3 +115,37 @@ fn from_rejection(r: JsonRejection) -> ApiError {
 }
 
 pub type ApiResult<T> = Result<axum::Json<T>, ApiError>;
+
+/// Query parameters whose every rejection is a 400 with a one-line message.
+pub struct ApiQuery<T>(pub T);
+
+impl<S, T> axum::extract::FromRequestParts<S> for ApiQuery<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(v)) => Ok(ApiQuery(v)),
+            Err(r) => Err(ApiError::BadRequest(r.body_text().replace('\n', " "))),
+        }
+    }
+}
+
+/// A raw upload (image, CSV, record) read up to `limit` bytes: a larger one
+/// is a 413 naming the limit, and no more than the limit is ever buffered.
+pub async fn read_upload(body: axum::body::Body, limit: usize) -> Result<Vec<u8>, ApiError> {
+    match axum::body::to_bytes(body, limit).await {
+        Ok(bytes) => Ok(bytes.to_vec()),
+        Err(e) if e.to_string().contains("length limit") => Err(ApiError::TooLarge(limit)),
+        Err(e) => Err(ApiError::BadRequest(format!(
+            "could not read the upload: {}",
+            e.to_string().replace('\n', " ")
+        ))),
+    }
+}

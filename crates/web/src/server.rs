@@ -2,7 +2,7 @@
 
 use crate::error::ApiError;
 use crate::sessions::Store;
-use crate::{assets, battle, jumpin, mines, tiles};
+use crate::{assets, battle, flappy, geek, jumpin, median, mines, sketch, tetris, tiles};
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{HeaderValue, Method, Uri, header};
@@ -86,11 +86,21 @@ pub fn app(state: AppRef) -> Router {
         .route("/jumpin", get(|| async { assets::page("jumpin") }))
         .route("/tiles", get(|| async { assets::page("tiles") }))
         .route("/battle", get(|| async { assets::page("battle") }))
+        .route("/tetris", get(|| async { assets::page("tetris") }))
+        .route("/flappy", get(|| async { assets::page("flappy") }))
+        .route("/geek", get(|| async { assets::page("geek") }))
+        .route("/sketch", get(|| async { assets::page("sketch") }))
+        .route("/median", get(|| async { assets::page("median") }))
         .route("/static/{name}", get(assets::asset))
         .nest("/api/mines", mines::routes())
         .nest("/api/jumpin", jumpin::routes())
         .nest("/api/tiles", tiles::routes())
         .nest("/api/battle", battle::routes())
+        .nest("/api/tetris", tetris::routes())
+        .nest("/api/flappy", flappy::routes())
+        .nest("/api/geek", geek::routes())
+        .nest("/api/sketch", sketch::routes())
+        .nest("/api/median", median::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -157,6 +167,7 @@ pub fn serve(config: ServeConfig, ready: impl FnOnce(SocketAddr)) -> std::io::Re
         ready(listener.local_addr()?);
         let state = AppState::new(config);
         tokio::spawn(sweep_forever(state.clone()));
+        flappy::warm_up();
         axum::serve(listener, app(state))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;

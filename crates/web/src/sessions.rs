@@ -16,6 +16,8 @@ pub enum Game {
     Jumpin(arcade_jumpin::play::JumpinGame),
     Tiles(arcade_tiles::play::TilesGame),
     Battle(arcade_mines::battle::live::LiveBattle),
+    Tetris(Box<crate::tetris::TetrisSession>),
+    Flappy(Box<crate::flappy::FlappySession>),
 }
 
 impl Game {
@@ -25,6 +27,8 @@ impl Game {
             Game::Jumpin(_) => "jumpin",
             Game::Tiles(_) => "tiles",
             Game::Battle(_) => "battle",
+            Game::Tetris(_) => "tetris",
+            Game::Flappy(_) => "flappy",
         }
     }
 }

@@ -2,7 +2,10 @@
 
 mod battle;
 mod common;
+mod flappy;
 mod jumpin;
 mod mines;
 mod routes;
+mod tetris;
 mod tiles;
+mod uploads;

@@ -1,0 +1,130 @@
+// Flappy Bird: the server's engine advances frame by frame to the frame the
+// page's clock has reached, with the frames the player flapped on.
+"use strict";
+
+const screen = $("#screen"), ctx = screen.getContext("2d");
+let state = null, geo = null, session = null, mode = "play", dirty = true;
+let clock = new TickClock(30), stepTarget = 0;
+
+const step = new Lockstep(async (to, inputs) => {
+  const flaps = [...new Set(inputs.map((i) => i[0]))];
+  return api(`/api/flappy/${session}/tick`, { to, flaps, margin: $("#margin").checked });
+});
+
+function showModeControls() {
+  const m = $("#mode").value;
+  $$(".playonly").forEach((e) => e.classList.toggle("hidden", m !== "play"));
+  $$(".watchonly").forEach((e) => e.classList.toggle("hidden", m !== "watch"));
+}
+
+async function newGame() {
+  mode = $("#mode").value;
+  const body = { mode, seed: Number($("#seed").value) || 0 };
+  if (mode === "watch") body.policy = $("#policy").value;
+  try {
+    step.reset();
+    session = null;
+    say($("#msg"), "");
+    const s = await api("/api/flappy/new", body);
+    session = s.session;
+    geo = s.geometry;
+    stepTarget = 0;
+    clock = new TickClock(30 * (mode === "watch" ? Number($("#speed").value) : 1));
+    if (mode === "watch") clock.start(performance.now());
+    show(s);
+    say($("#msg"), mode === "play" ? "Flap to start" : `${body.policy} is playing`);
+    screen.focus();
+  } catch (e) {
+    say($("#msg"), e.message, "bad");
+    // The oracle waits for the server's kernels: try again in a second.
+    if (/still being computed/.test(e.message)) setTimeout(newGame, 1000);
+  }
+}
+
+function show(s) {
+  state = s;
+  dirty = true;
+  $("#passed").textContent = s.passed;
+  $("#frame").textContent = s.frame;
+  const best = s.depth ? Math.max(s.depth[0], s.depth[1]) : null;
+  $("#depth").textContent = best !== null ? `${best} px` : s.margin_ready ? "–" : "computing…";
+  screen.dataset.frame = s.frame;
+  screen.dataset.passed = s.passed;
+  screen.dataset.status = s.status;
+  screen.dataset.y = s.y;
+  if (s.status === "crashed") say($("#msg"), `Crashed at frame ${s.frame} after ${s.passed} pipes`, "bad");
+}
+
+function draw() {
+  dirty = false;
+  if (!geo) { ctx.fillStyle = "#70c5ce"; ctx.fillRect(0, 0, screen.width, screen.height); return; }
+  const [w, h] = geo.screen;
+  ctx.fillStyle = "#70c5ce"; ctx.fillRect(0, 0, w, h);
+  for (const [x, top] of state.pipes) {
+    ctx.fillStyle = "#5ca53b";
+    ctx.fillRect(x, 0, geo.pipe_w, top);
+    ctx.fillRect(x, top + geo.gap, geo.pipe_w, geo.ground_y - top - geo.gap);
+    ctx.strokeStyle = "#2e5e1e"; ctx.lineWidth = 2;
+    ctx.strokeRect(x, -2, geo.pipe_w, top + 2);
+    ctx.strokeRect(x, top + geo.gap, geo.pipe_w, geo.ground_y - top - geo.gap);
+  }
+  ctx.fillStyle = "#ded895"; ctx.fillRect(0, geo.ground_y, w, h - geo.ground_y);
+  ctx.fillStyle = "#c9a95b"; ctx.fillRect(0, geo.ground_y, w, 6);
+  const [bx, bw, bh] = geo.bird;
+  ctx.fillStyle = state.status === "crashed" ? "#e53935" : "#fdd835";
+  ctx.fillRect(bx, state.y, bw, bh);
+  ctx.strokeStyle = "#333"; ctx.lineWidth = 2; ctx.strokeRect(bx, state.y, bw, bh);
+  ctx.fillStyle = "#fff"; ctx.fillRect(bx + 22, state.y + 4, 8, 8);
+  if ($("#margin").checked && state.depth) {
+    const best = Math.max(state.depth[0], state.depth[1]);
+    const colour = best < 0 ? "#c62828" : best < 4 ? "#f9a825" : "#2e7d32";
+    const len = Math.max(3, (best + 1) * 4);
+    ctx.fillStyle = colour;
+    ctx.fillRect(bx - 12, state.y + bh / 2 - len / 2, 6, len);
+    ctx.font = "bold 13px system-ui, sans-serif";
+    ctx.fillText(`${best}`, bx - 30, state.y + bh / 2 + 5);
+  }
+  ctx.fillStyle = "#fff"; ctx.font = "bold 28px system-ui, sans-serif";
+  ctx.fillText(String(state.passed), w / 2 - 8, 50);
+}
+
+function frame(now) {
+  requestAnimationFrame(frame);
+  if (session && state && state.status === "running") {
+    const target = $("#stepmode").checked && mode === "play" ? stepTarget : clock.tick(now);
+    step.pump(target).then((s) => { if (s) show(s); }).catch((e) => say($("#msg"), e.message, "bad"));
+  }
+  if (dirty) draw();
+}
+
+function flap() {
+  if (mode !== "play" || !session || !state || state.status !== "running") return;
+  if ($("#stepmode").checked) {
+    step.press(stepTarget, "flap");
+    return;
+  }
+  const now = performance.now();
+  if (!clock.running) clock.start(now);
+  step.press(clock.tick(now), "flap");
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.target.matches("input, select, textarea")) return;
+  if (e.key === " " || e.key === "ArrowUp") { e.preventDefault(); flap(); }
+  if ((e.key === "n" || e.key === "N") && $("#stepmode").checked) stepTarget += 1;
+});
+screen.addEventListener("pointerdown", (e) => { e.preventDefault(); flap(); });
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden) clock.pause(performance.now()); else clock.resume(performance.now());
+});
+$("#new").addEventListener("click", newGame);
+$("#mode").addEventListener("change", showModeControls);
+$("#margin").addEventListener("change", () => { dirty = true; });
+$("#stepmode").addEventListener("change", () => {
+  // Frame by frame continues from where the clock is, and back.
+  const now = performance.now();
+  if ($("#stepmode").checked) { stepTarget = Math.max(step.sent, clock.tick(now)); clock.pause(now); }
+  else if (clock.t0 !== null) { clock.resume(now); clock.t0 = now - stepTarget * 1000 / clock.rate; }
+});
+showModeControls();
+requestAnimationFrame(frame);

@@ -1,0 +1,75 @@
+// Rolling median: the server reads the numbers as `arcade median` does and
+// answers the series, the medians and the text to download; the chart is a
+// canvas (long series are drawn as per-pixel min/max bands).
+"use strict";
+
+const chart = $("#chart"), ctx = chart.getContext("2d");
+let url = null;
+
+async function run() {
+  const q = new URLSearchParams({ window: $("#window").value });
+  if ($("#column").value) q.set("column", $("#column").value);
+  if ($("#column").value && $("#delimiter").value) q.set("delimiter", $("#delimiter").value);
+  if ($("#header").checked) q.set("header", "true");
+  if ($("#skipbad").checked) q.set("skip_bad", "true");
+  const f = $("#file").files[0];
+  const body = f || $("#text").value;
+  say($("#msg"), "Computing…");
+  try {
+    const res = await fetch("/api/median?" + q, { method: "POST", body });
+    const data = await res.json().catch(() => null);
+    if (!res.ok) throw new Error(data && data.error ? data.error : `HTTP ${res.status}`);
+    if (url) URL.revokeObjectURL(url);
+    url = URL.createObjectURL(new Blob([data.text], { type: "text/plain" }));
+    $("#download").href = url;
+    $("#download").classList.remove("hidden");
+    chart.dataset.medians = data.medians.length;
+    say($("#msg"), `${data.values.length} values, ${data.medians.length} medians` + (data.notes.length ? "; " + data.notes.join("; ") : ""), "good");
+    draw(data);
+  } catch (e) {
+    $("#download").classList.add("hidden");
+    chart.dataset.medians = "";
+    say($("#msg"), e.message, "bad");
+  }
+}
+
+function draw(d) {
+  const w = chart.width, h = chart.height, pad = 30;
+  ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, w, h);
+  const finite = d.values.filter((v) => v !== null && Number.isFinite(v));
+  if (!finite.length) return;
+  let lo = Infinity, hi = -Infinity;
+  for (const v of finite) { if (v < lo) lo = v; if (v > hi) hi = v; }
+  if (hi === lo) { hi += 1; lo -= 1; }
+  const n = d.values.length;
+  const X = (i) => pad + (i / Math.max(1, n - 1)) * (w - 2 * pad);
+  const Y = (v) => h - pad - ((v - lo) / (hi - lo)) * (h - 2 * pad);
+  ctx.strokeStyle = "#ccc"; ctx.strokeRect(pad, pad, w - 2 * pad, h - 2 * pad);
+  ctx.fillStyle = "#666"; ctx.font = "12px system-ui, sans-serif";
+  ctx.fillText(String(hi), 2, pad - 6); ctx.fillText(String(lo), 2, h - 8);
+  line(d.values, 0, X, Y, "#9e9e9e", 1);
+  line(d.medians, d.window - 1, X, Y, "#1e63c6", 2);
+}
+
+/** Draws `ys` starting at index `offset`: a line, or min/max per pixel column when dense. */
+function line(ys, offset, X, Y, colour, width) {
+  ctx.strokeStyle = colour; ctx.lineWidth = width; ctx.beginPath();
+  let drawing = false, col = null, mn = 0, mx = 0;
+  const flush = () => { if (col !== null) { ctx.moveTo(col, Y(mn)); ctx.lineTo(col, Y(mx)); } };
+  const dense = ys.length > chart.width;
+  ys.forEach((v, i) => {
+    if (v === null || !Number.isFinite(v)) { drawing = false; return; }
+    const x = X(i + offset);
+    if (dense) {
+      const c = Math.round(x);
+      if (c !== col) { flush(); col = c; mn = mx = v; } else { mn = Math.min(mn, v); mx = Math.max(mx, v); }
+      return;
+    }
+    if (drawing) ctx.lineTo(x, Y(v)); else ctx.moveTo(x, Y(v));
+    drawing = true;
+  });
+  flush();
+  ctx.stroke();
+}
+
+$("#run").addEventListener("click", run);

@@ -1,0 +1,207 @@
+// Tetris: play on the server's tick-driven game, or watch an AI. The board
+// is drawn on a canvas at most once per animation frame.
+"use strict";
+
+const COLOURS = { I: "#29b6f6", O: "#fdd835", T: "#8e24aa", S: "#43a047", Z: "#e53935", J: "#1e63c6", L: "#fb8c00" };
+const CELL = 24, HIDDEN = 2, W = 10, H = 20;
+const board = $("#board"), ctx = board.getContext("2d");
+const nextCtx = $("#next").getContext("2d");
+const clock = new TickClock(60);
+let state = null, session = null, mode = "play", dirty = true, paused = false;
+let watchStart = 0, watchDone = 0, watchBusy = false, ppsWindow = [];
+
+const step = new Lockstep(async (to, inputs) => {
+  const body = { to, inputs };
+  if ($("#ghost").checked) body.ghost = aiChoice();
+  return api(`/api/tetris/${session}/tick`, body);
+});
+
+function aiChoice() { return { name: $("#ai").value, moves: $("#moves").value }; }
+
+function showModeControls() {
+  const m = $("#mode").value;
+  $$(".playonly").forEach((e) => e.classList.toggle("hidden", m !== "play"));
+  $$(".watchonly").forEach((e) => e.classList.toggle("hidden", m !== "watch"));
+}
+
+async function newGame() {
+  mode = $("#mode").value;
+  const body = { mode, pieces: $("#pieces").value, level: Number($("#level").value) || 0 };
+  const seq = $("#sequence").value.trim();
+  if (seq) body.sequence = seq; else body.seed = Number($("#seed").value) || 0;
+  if (mode === "watch") body.ai = aiChoice();
+  try {
+    step.reset();
+    session = null;
+    const s = await api("/api/tetris/new", body);
+    session = s.session;
+    paused = false;
+    clock.start(performance.now());
+    watchStart = performance.now(); watchDone = 0; ppsWindow = [];
+    show(s);
+    say($("#msg"), mode === "play" ? "Go!" : `${body.ai.name} is playing`);
+    board.focus();
+  } catch (e) { say($("#msg"), e.message, "bad"); }
+}
+
+function show(s) {
+  state = s;
+  dirty = true;
+  $("#lines").textContent = s.lines;
+  $("#level-now").textContent = s.level;
+  $("#score").textContent = s.score;
+  $("#npieces").textContent = s.pieces;
+  board.dataset.lines = s.lines;
+  board.dataset.pieces = s.pieces;
+  board.dataset.tick = s.tick;
+  board.dataset.over = s.end || "";
+  board.dataset.rows = s.rows.join("/");
+  board.dataset.falling = s.falling ? `${s.falling.piece},${s.falling.rotation},${s.falling.col}` : "";
+  board.dataset.ghost = s.ghost ? `${s.ghost.placement.rotation},${s.ghost.placement.col},${s.ghost.placement.row}` : "";
+  if (s.end) say($("#msg"), `Game over: ${s.end.replace("_", " ")} after ${s.pieces} pieces, ${s.lines} lines`, s.end === "topped_out" ? "bad" : "good");
+}
+
+// --- drawing ---------------------------------------------------------------
+
+function cellRect(x, y) { return [x * CELL, (H + HIDDEN - 1 - y) * CELL]; }
+
+function fillCell(c, x, y, colour, alpha) {
+  if (y >= H + HIDDEN || x < 0 || x >= W || y < 0) return;
+  const [px, py] = cellRect(x, y);
+  c.globalAlpha = alpha === undefined ? 1 : alpha;
+  c.fillStyle = colour;
+  c.fillRect(px + 1, py + 1, CELL - 2, CELL - 2);
+  c.globalAlpha = 1;
+}
+
+function outline(c, cells, colour, dashed) {
+  c.save();
+  c.strokeStyle = colour; c.lineWidth = 3;
+  if (dashed) c.setLineDash([5, 4]);
+  for (const [x, y] of cells) {
+    if (y >= H + HIDDEN) continue;
+    const [px, py] = cellRect(x, y);
+    c.strokeRect(px + 2.5, py + 2.5, CELL - 5, CELL - 5);
+  }
+  c.restore();
+}
+
+function route(c, points, colour) {
+  if (!points || points.length < 2) return;
+  c.save();
+  c.strokeStyle = colour; c.lineWidth = 3; c.beginPath();
+  points.forEach(([x, y], i) => {
+    const px = (x + 0.5) * CELL, py = (H + HIDDEN - 1 - y + 0.5) * CELL;
+    if (i === 0) c.moveTo(px, py); else c.lineTo(px, py);
+  });
+  c.stroke(); c.restore();
+}
+
+function draw() {
+  dirty = false;
+  ctx.fillStyle = "#1d1c1a"; ctx.fillRect(0, 0, board.width, board.height);
+  ctx.fillStyle = "#37352f"; ctx.fillRect(0, 0, board.width, HIDDEN * CELL);
+  if (!state) return;
+  state.rows.forEach((row, i) => {
+    const y = H - 1 - i;
+    for (let x = 0; x < W; x++) if (row[x] !== ".") fillCell(ctx, x, y, COLOURS[row[x]]);
+  });
+  if (state.falling) {
+    for (const [x, y] of state.falling.landing) fillCell(ctx, x, y, COLOURS[state.falling.piece], 0.25);
+    for (const [x, y] of state.falling.cells) fillCell(ctx, x, y, COLOURS[state.falling.piece]);
+  }
+  if (state.ghost) {
+    outline(ctx, state.ghost.cells, "#ffffff", true);
+    route(ctx, state.ghost.route, "#f9a825");
+  }
+  if (state.last) {
+    outline(ctx, state.last.cells, state.last.tuck ? "#f9a825" : "#ffffff", false);
+    route(ctx, state.last.route, "#f9a825");
+  }
+  nextCtx.fillStyle = "#1d1c1a"; nextCtx.fillRect(0, 0, 96, 64);
+  if (state.next) {
+    for (const [dx, dy] of state.next_cells) {
+      nextCtx.fillStyle = COLOURS[state.next];
+      nextCtx.fillRect(36 + dx * 16, 28 - dy * 16, 14, 14);
+    }
+  }
+}
+
+// --- the loop ----------------------------------------------------------------
+
+function frame(now) {
+  requestAnimationFrame(frame);
+  if (session && state && !state.end && !paused) {
+    if (mode === "play") {
+      step.pump(clock.tick(now)).then((s) => { if (s) show(s); }).catch(fail);
+    } else {
+      watchPump(now);
+    }
+  }
+  if (dirty) draw();
+}
+
+function watchPump(now) {
+  if (watchBusy) return;
+  const speed = $("#speed").value;
+  let pieces, budget = 10;
+  if (speed === "max") pieces = 100000;
+  else {
+    const rate = Number(speed);
+    let due = Math.floor((now - watchStart) * rate / 1000) - watchDone;
+    // Fallen far behind (a slow machine): forget the backlog.
+    if (due > rate) { watchStart = now; watchDone = 0; due = 1; }
+    if (due < 1) return;
+    pieces = Math.min(due, 100000);
+  }
+  watchBusy = true;
+  const id = session;
+  api(`/api/tetris/${id}/watch`, { pieces, budget_ms: budget }).then((s) => {
+    if (id !== session) return;
+    watchDone += s.played;
+    ppsWindow.push([performance.now(), s.pieces]);
+    while (ppsWindow.length > 2 && ppsWindow[ppsWindow.length - 1][0] - ppsWindow[0][0] > 1000) ppsWindow.shift();
+    if (ppsWindow.length > 1) {
+      const [t0, p0] = ppsWindow[0], [t1, p1] = ppsWindow[ppsWindow.length - 1];
+      if (t1 > t0) $("#pps").textContent = Math.round((p1 - p0) * 1000 / (t1 - t0)).toLocaleString("en");
+    }
+    show(s);
+  }).catch(fail).finally(() => { if (id === session) watchBusy = false; });
+}
+
+function fail(e) { say($("#msg"), e.message, "bad"); paused = true; }
+
+function togglePause() {
+  const now = performance.now();
+  paused = !paused;
+  if (paused) clock.pause(now); else { clock.resume(now); watchStart = now; watchDone = 0; }
+  $("#pause").textContent = paused ? "Resume" : "Pause";
+  $("#pause").append(" ", Object.assign(document.createElement("kbd"), { textContent: "P" }));
+}
+
+const KEYS = {
+  ArrowLeft: "left", ArrowRight: "right", ArrowDown: "down", ArrowUp: "cw",
+  x: "cw", X: "cw", z: "ccw", Z: "ccw", Control: "ccw", " ": "drop",
+};
+
+document.addEventListener("keydown", (e) => {
+  if (e.target.matches("input, select, textarea")) return;
+  if (e.key === "p" || e.key === "P") { togglePause(); return; }
+  if (e.key === "g" || e.key === "G") { $("#ghost").checked = !$("#ghost").checked; return; }
+  const action = KEYS[e.key];
+  if (!action || mode !== "play" || !session || paused || (state && state.end)) return;
+  e.preventDefault();
+  step.press(clock.tick(performance.now()), action);
+});
+
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden && !paused && session && mode === "play") togglePause();
+});
+
+$("#new").addEventListener("click", newGame);
+$("#pause").addEventListener("click", togglePause);
+$("#mode").addEventListener("change", showModeControls);
+$("#ghost").addEventListener("change", () => { board.focus(); });
+$("#speed").addEventListener("change", () => { watchStart = performance.now(); watchDone = 0; });
+showModeControls();
+requestAnimationFrame(frame);

@@ -1,0 +1,70 @@
+// Flappy Bird in a real browser, frame by frame: the heuristic's flaps
+// (watched on the page) played by key presses pass the pipes at the frame
+// `arcade flappy play` reports, and not flapping crashes.
+"use strict";
+
+const { test, before, after } = require("node:test");
+const assert = require("node:assert/strict");
+const { execFileSync } = require("node:child_process");
+const { launch, onPage } = require("./harness");
+
+let chrome;
+before(async () => { chrome = await launch(); });
+after(async () => { await chrome.close(); });
+
+const attr = (page, name) => page.getAttribute("#screen", `data-${name}`);
+
+test("flap through the first pipes by a known input sequence", async (t) => {
+  const cli = JSON.parse(execFileSync(process.env.ARCADE_BIN || "target/release/arcade",
+    ["flappy", "play", "--policy", "heuristic", "--seed", "4", "--max-pipes", "3", "--json"]).toString());
+  await onPage(chrome.browser, t, "/flappy", async (page) => {
+    // The known inputs: the flaps the heuristic makes in this game.
+    const flaps = await page.evaluate(async (frames) => {
+      const s = await api("/api/flappy/new", { mode: "watch", seed: 4, policy: "heuristic" });
+      const r = await api(`/api/flappy/${s.session}/tick`, { to: frames });
+      return r.flapped;
+    }, cli.frames);
+    assert.ok(flaps.length > 10);
+    await page.fill("#seed", "4");
+    await page.click("#new");
+    await page.waitForFunction(() => document.querySelector("#screen").dataset.frame === "0");
+    await page.check("#stepmode");
+    await page.focus("#screen");
+    const set = new Set(flaps);
+    for (let f = 1; f <= cli.frames; f++) {
+      if (set.has(f)) await page.keyboard.press("Space");
+      await page.keyboard.press("n");
+    }
+    await page.waitForFunction((n) => document.querySelector("#screen").dataset.frame === String(n), cli.frames);
+    assert.equal(await attr(page, "passed"), "3");
+    assert.equal(await attr(page, "status"), "running");
+  });
+});
+
+test("not flapping crashes on the ground", async (t) => {
+  await onPage(chrome.browser, t, "/flappy", async (page) => {
+    await page.fill("#seed", "4");
+    await page.click("#new");
+    await page.waitForFunction(() => document.querySelector("#screen").dataset.frame === "0");
+    await page.check("#stepmode");
+    await page.focus("#screen");
+    for (let f = 0; f < 25; f++) await page.keyboard.press("n");
+    await page.waitForFunction(() => document.querySelector("#screen").dataset.status === "crashed");
+    assert.equal(await attr(page, "frame"), "18");
+    assert.equal(await attr(page, "passed"), "0");
+    assert.match(await page.textContent("#msg"), /Crashed at frame 18/);
+  });
+});
+
+test("watch the oracle play in real time", async (t) => {
+  await onPage(chrome.browser, t, "/flappy", async (page) => {
+    await page.selectOption("#mode", "watch");
+    await page.selectOption("#policy", "oracle");
+    await page.selectOption("#speed", "20");
+    await page.click("#new");
+    // The server computes the oracle's kernels when it starts; the page retries until they are ready.
+    await page.waitForFunction(() => Number(document.querySelector("#screen").dataset.passed) >= 5, null, { timeout: 100000 });
+    assert.equal(await attr(page, "status"), "running");
+    assert.match(await page.textContent("#depth"), /^\d+ px$/);
+  });
+});

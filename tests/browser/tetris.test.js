@@ -1,0 +1,77 @@
+// Tetris in a real browser: key presses clear a row on an explicit piece
+// sequence, and following the AI ghost plays exactly the placements of
+// `arcade tetris play --placements --json` on the same pieces.
+"use strict";
+
+const { test, before, after } = require("node:test");
+const assert = require("node:assert/strict");
+const { execFileSync } = require("node:child_process");
+const { launch, onPage } = require("./harness");
+
+let chrome;
+before(async () => { chrome = await launch(); });
+after(async () => { await chrome.close(); });
+
+async function start(page, sequence) {
+  await page.fill("#sequence", sequence);
+  await page.click("#new");
+  await page.waitForFunction(() => document.querySelector("#board").dataset.pieces === "0");
+  await page.focus("#board");
+}
+
+const pieces = (page) => page.getAttribute("#board", "data-pieces").then(Number);
+
+test("a known key sequence places three pieces and clears a row", async (t) => {
+  await onPage(chrome.browser, t, "/tetris", async (page) => {
+    await start(page, "IIOT");
+    for (const keys of [["ArrowLeft", "ArrowLeft", "ArrowLeft", "Space"], ["ArrowRight", "Space"],
+                        ["ArrowRight", "ArrowRight", "ArrowRight", "ArrowRight", "Space"]]) {
+      const n = await pieces(page);
+      for (const k of keys) await page.keyboard.press(k);
+      await page.waitForFunction((m) => Number(document.querySelector("#board").dataset.pieces) === m + 1, n);
+    }
+    assert.equal(await page.getAttribute("#board", "data-lines"), "1");
+    assert.equal(await page.textContent("#lines"), "1");
+    const rows = (await page.getAttribute("#board", "data-rows")).split("/");
+    assert.equal(rows[19], "........OO");
+    assert.equal(rows[18], "..........");
+  });
+});
+
+test("the AI ghost agrees with arcade tetris play", async (t) => {
+  const sequence = "TSZLJIOTTSZOIJLLJI";
+  const cli = JSON.parse(execFileSync(process.env.ARCADE_BIN || "target/release/arcade",
+    ["tetris", "play", "--ai", "el-tetris", "--sequence", sequence, "--placements", "--json"]).toString());
+  await onPage(chrome.browser, t, "/tetris", async (page) => {
+    await page.selectOption("#ai", "el-tetris");
+    await page.check("#ghost");
+    await start(page, sequence);
+    const seen = [];
+    for (let i = 0; i < sequence.length; i++) {
+      await page.waitForFunction(() => document.querySelector("#board").dataset.ghost !== "");
+      const [rotation, col, row] = (await page.getAttribute("#board", "data-ghost")).split(",").map(Number);
+      seen.push({ rotation, col, row });
+      for (let r = 0; r < rotation; r++) await page.keyboard.press("ArrowUp");
+      await page.waitForFunction((r) => document.querySelector("#board").dataset.falling.split(",")[1] === String(r), rotation);
+      const now = Number((await page.getAttribute("#board", "data-falling")).split(",")[2]);
+      const key = col < now ? "ArrowLeft" : "ArrowRight";
+      for (let k = 0; k < Math.abs(col - now); k++) await page.keyboard.press(key);
+      await page.waitForFunction((c) => document.querySelector("#board").dataset.falling.split(",")[2] === String(c), col);
+      await page.keyboard.press("Space");
+      await page.waitForFunction((m) => Number(document.querySelector("#board").dataset.pieces) === m, i + 1);
+    }
+    assert.deepEqual(seen, cli.placements);
+    assert.equal(Number(await page.getAttribute("#board", "data-lines")), cli.lines);
+  });
+});
+
+test("watch an AI at full speed", async (t) => {
+  await onPage(chrome.browser, t, "/tetris", async (page) => {
+    await page.selectOption("#mode", "watch");
+    await page.selectOption("#ai", "dellacherie");
+    await page.fill("#seed", "3");
+    await page.click("#new");
+    await page.waitForFunction(() => Number(document.querySelector("#board").dataset.pieces) > 5000, null, { timeout: 20000 });
+    assert.ok(Number((await page.textContent("#pps")).replace(/,/g, "")) > 1000);
+  });
+});
