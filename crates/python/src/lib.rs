@@ -5,10 +5,12 @@
 //! over as the JSON of the library's `Serialize` types, errors as
 //! `ValueError` with the library's one-line message.
 
+mod ask_tell;
 mod battle;
 mod flappy;
 mod mines;
 mod seeds;
+mod shard;
 mod solvers;
 mod tetris;
 mod vector;
@@ -33,6 +35,8 @@ fn _arcadekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     mines::register(m)?;
     battle::register(m)?;
     solvers::register(m)?;
+    shard::register(m)?;
+    ask_tell::register(m)?;
     m.add_function(wrap_pyfunction!(seeds::episode_seed, m)?)?;
     Ok(())
 }
