@@ -366,6 +366,10 @@ fn load<S: Tuned>(path: &str) -> Result<String, String> {
     crate::shard::to_json(&run)
 }
 
+fn recommendation<S: Tuned>(text: &str) -> Result<Vec<f64>, String> {
+    Ok(parse_run::<S>(text)?.optimizer.recommendation())
+}
+
 fn result<S: Tuned>(text: &str, name: &str) -> Result<String, String> {
     S::result(&parse_run::<S>(text)?, name)
 }
@@ -443,6 +447,12 @@ fn tune_load(kind: &str, path: &str) -> PyResult<String> {
     by_tuner!(kind, load(path)).map_err(value_error)
 }
 
+/// The optimizer's recommendation: CEM's mean, DE's or PSO's best.
+#[pyfunction]
+fn tune_recommendation(kind: &str, run: &str) -> PyResult<Vec<f64>> {
+    by_tuner!(kind, recommendation(run)).map_err(value_error)
+}
+
 /// The result file the CLI writes: weights named `name` (Tetris), or the
 /// best board value (Geek).
 #[pyfunction]
@@ -458,5 +468,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tune_save, m)?)?;
     m.add_function(wrap_pyfunction!(tune_load, m)?)?;
     m.add_function(wrap_pyfunction!(tune_result, m)?)?;
+    m.add_function(wrap_pyfunction!(tune_recommendation, m)?)?;
     Ok(())
 }
