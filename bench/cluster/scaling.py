@@ -66,13 +66,15 @@ def main():
     p.add_argument("game", choices=SETUPS)
     p.add_argument("--games", type=int, required=True)
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--workers", type=lambda t: [int(v) for v in t.split(",")], default=[1, 2],
+                   help="thread / worker counts to compare, e.g. 2 [1,2]")
     a = p.parse_args()
     kind, spec_of, cli_of = SETUPS[a.game]
     spec, cli = spec_of(a.games), cli_of(a.games)
-    times = {(w, n): [] for w in ("local", "ray") for n in (1, 2)}
+    times = {(w, n): [] for w in ("local", "ray") for n in a.workers}
     reference, equal = None, True
     for r in range(a.repeat):
-        for n in (1, 2):
+        for n in a.workers:
             rep = local(cli, n)
             times[("local", n)].append(rep["seconds"])
             reference = reference or untimed(rep)
@@ -82,7 +84,7 @@ def main():
             equal &= untimed(ray["report"]) == reference
             print(f"run {r + 1}: {n} thread(s) local {rep['seconds']:.2f} s, ray {ray['report']['seconds']:.2f} s "
                   f"(ray start-up {ray['startup']:.1f} s); load {os.getloadavg()[0]:.2f}", flush=True)
-    for n in (1, 2):
+    for n in a.workers:
         lo, ra = statistics.median(times[("local", n)]), statistics.median(times[("ray", n)])
         print(f"{n} worker(s): local median {lo:.2f} s, ray median {ra:.2f} s, overhead {100 * (ra / lo - 1):+.1f}%")
     print("merged figures equal the CLI's:", equal)
