@@ -186,3 +186,12 @@ def test_ray_tune_random_search_scores_the_same_fitness(cluster, tmp_path):
     run = json.loads(_arcadekit.tune_new("tetris", json.dumps(spec)))
     again = _arcadekit.tune_fitness("tetris", json.dumps(run["setup"]), found["best"], found["eval_seed"])
     assert again == found["best_fitness"]
+
+
+@pytest.mark.parametrize("method", ["de", "pso"])
+def test_de_and_pso_tuning_equal_the_cli(cluster, arcade, tmp_path, method):
+    flags = TETRIS_TUNE[:4] + ["--population", 8, "--features", "dellacherie", "--max-lines", 20,
+                               "--seed", 3, "--method", method]
+    ours = tune("tetris", _spec(flags), checkpoint=str(tmp_path / "r.checkpoint.json"), generations=2,
+                progress=False)
+    assert ours["run"] == _cli_tune(arcade, tmp_path, "tetris", flags, 2)
