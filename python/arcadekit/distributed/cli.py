@@ -126,7 +126,7 @@ def _add_options(parser, options):
             group.add_argument(flag, action="store_true", default=None, help=help_text)
         else:
             convert = {"xy": _xy, "list": _int_list}.get(kind, kind)
-            group.add_argument(flag, type=convert, help=help_text)
+            group.add_argument(flag, type=convert, help=help_text, required="(required)" in help_text)
 
 
 def _add_cluster(parser):
