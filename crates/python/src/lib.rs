@@ -5,11 +5,13 @@
 //! over as the JSON of the library's `Serialize` types, errors as
 //! `ValueError` with the library's one-line message.
 
+mod ask_tell;
 mod battle;
 mod flappy;
 mod jumpin;
 mod mines;
 mod seeds;
+mod shard;
 mod solvers;
 mod tetris;
 mod tiles;
@@ -37,6 +39,8 @@ fn _arcadekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     solvers::register(m)?;
     tiles::register(m)?;
     jumpin::register(m)?;
+    shard::register(m)?;
+    ask_tell::register(m)?;
     m.add_function(wrap_pyfunction!(seeds::episode_seed, m)?)?;
     Ok(())
 }

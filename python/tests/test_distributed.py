@@ -1,0 +1,198 @@
+"""arcadekit.distributed on a local Ray cluster of 2 CPUs: sharded runs equal
+the CLI's, a dead worker's shard is retried, an interrupted run resumes, a
+bad address is a one-line error, and distributed tuning equals the CLI's."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ray = pytest.importorskip("ray", reason="scripts/test-python.sh installs ray")
+
+from arcadekit import _arcadekit  # noqa: E402
+from arcadekit.distributed import connect, run_bench, tune, tune_search  # noqa: E402
+from arcadekit.distributed.bench import plan  # noqa: E402
+from arcadekit.distributed.store import StoreError  # noqa: E402
+
+#: Report fields that time the run rather than describe its games.
+TIMING = {"seconds", "threads", "games_per_sec", "pieces_per_sec", "frames_per_sec"}
+
+
+@pytest.fixture(scope="session")
+def cluster():
+    connect(num_cpus=2)
+    yield
+    ray.shutdown()
+
+
+def untimed(report):
+    """The report without its timing fields (tiles: in every row too)."""
+    out = {k: v for k, v in report.items() if k not in TIMING}
+    if "rows" in out:
+        out["rows"] = [{k: v for k, v in row.items() if k not in TIMING} for row in out["rows"]]
+    return out
+
+
+# Each benchmark with the CLI command it equals; sizes keep each run ~0.1 s.
+CASES = [
+    ("mines-bench", {"level": "beginner", "games": 600, "seed": 7},
+     ["mines", "bench", "--level", "beginner", "--games", 600, "--seed", 7]),
+    ("tetris-bench", {"ai": "dellacherie", "board": "6x8", "games": 50, "seed": 3},
+     ["tetris", "bench", "--ai", "dellacherie", "--board", "6x8", "--games", 50, "--seed", 3]),
+    ("tiles-bench", {"layers": [12, 14], "games": 30, "solver": "greedy", "seed": 2},
+     ["tiles", "bench", "--layers", "12,14", "--games", 30, "--solver", "greedy", "--seed", 2]),
+    ("flappy-eval", {"policy": "heuristic", "episodes": 40, "max_pipes": 30, "seed": 5},
+     ["flappy", "eval", "--policy", "heuristic", "--episodes", 40, "--max-pipes", 30, "--seed", 5]),
+    ("mines-battle", {"a": "greedy", "b": "rule", "games": 40, "level": "9x9/10", "seed": 4},
+     ["mines", "battle", "--a", "greedy", "--b", "rule", "--games", 40, "--level", "9x9/10", "--seed", 4]),
+]
+
+
+@pytest.mark.parametrize("kind,spec,cli", CASES, ids=[c[0] for c in CASES])
+def test_a_sharded_run_equals_the_cli(cluster, arcade, kind, spec, cli):
+    units = _arcadekit.shard_units(kind, json.dumps(spec))
+    ours = run_bench(kind, spec, shard_size=units // 7 + 1, progress=False)
+    theirs = arcade(*cli)
+    assert untimed(ours) == untimed(theirs)
+    assert ours["threads"] == 2
+
+
+def test_shards_merge_in_any_order_and_must_tile_the_run():
+    spec = json.dumps({"level": "beginner", "games": 100, "seed": 2})
+    shards = [_arcadekit.shard_run("mines-bench", spec, s, e, 1) for s, e in plan(100, 30)]
+    forward = json.loads(_arcadekit.shard_report("mines-bench", spec, shards, 1.0, 1))
+    backward = json.loads(_arcadekit.shard_report("mines-bench", spec, shards[::-1], 1.0, 1))
+    assert forward == backward and forward["games"] == 100
+    with pytest.raises(ValueError, match="cover 0..90, not the whole run 0..100"):
+        _arcadekit.shard_report("mines-bench", spec, shards[:3], 1.0, 1)
+    with pytest.raises(ValueError, match="do not tile"):
+        _arcadekit.shard_report("mines-bench", spec, shards + shards[:1], 1.0, 1)
+    with pytest.raises(ValueError, match="not a non-empty range within 0..100"):
+        _arcadekit.shard_run("mines-bench", spec, 90, 101)
+
+
+@pytest.mark.parametrize("kind,spec,message", [
+    ("mines-bench", {"level": "3x3/20"}, "level"),
+    ("mines-bench", {"levle": "expert"}, "unknown field `levle`"),
+    ("tetris-bench", {"ai": "nobody"}, "ai:"),
+    ("tetris-bench", {"ai": "bcts", "board": "99x3"}, "board"),
+    ("mines-battle", {"a": "greedy", "b": "ev", "games": 3}, "even"),
+    ("tiles-bench", {"layers": [4], "method": "construct", "de_swaps": 3}, "de-swap"),
+    ("flappy-eval", {"policy": "heuristic", "episodes": 0}, "episodes"),
+    ("sudoku", {}, "unknown benchmark"),
+])
+def test_a_bad_spec_is_a_one_line_error(kind, spec, message):
+    with pytest.raises(ValueError, match=message) as e:
+        run_bench(kind, spec, progress=False)
+    assert "\n" not in str(e.value)
+
+
+def test_a_killed_worker_is_retried_and_the_result_is_unchanged(cluster, arcade, tmp_path):
+    marker = str(tmp_path / "crashed")
+
+    def crash_once(start, end):
+        if start == 0 and not os.path.exists(marker):
+            open(marker, "w").close()
+            os._exit(1)  # the worker process dies mid-run
+
+    spec = {"level": "beginner", "games": 300, "seed": 9}
+    ours = run_bench("mines-bench", spec, shard_size=100, progress=False, on_shard=crash_once)
+    assert os.path.exists(marker), "the first attempt ran and died"
+    assert untimed(ours) == untimed(arcade("mines", "bench", "--level", "beginner", "--games", 300, "--seed", 9))
+
+
+def test_an_interrupted_run_resumes_from_its_store(cluster, arcade, tmp_path):
+    store = str(tmp_path / "run.jsonl")
+    spec = {"ai": "dellacherie", "board": "6x8", "games": 60, "seed": 11}
+    whole = run_bench("tetris-bench", spec, shard_size=10, store=store, progress=False)
+    lines = open(store).read().splitlines()
+    assert len(lines) == 1 + 6
+    # As if killed after 3 shards, half way through writing the 4th.
+    with open(store, "w") as f:
+        f.write("\n".join(lines[:4]) + "\n" + lines[4][:25])
+    played = tmp_path / "played"
+    played.mkdir()
+
+    def record(start, end):
+        open(os.path.join(str(played), str(start)), "w").close()
+
+    resumed = run_bench("tetris-bench", spec, shard_size=10, store=store, progress=False, on_shard=record)
+    kept = {json.loads(line)["start"] for line in lines[1:4]}  # shards finish in any order
+    assert sorted(int(p) for p in os.listdir(played)) == sorted({0, 10, 20, 30, 40, 50} - kept)
+    assert untimed(resumed) == untimed(whole)
+    assert untimed(resumed) == untimed(arcade("tetris", "bench", "--ai", "dellacherie", "--board", "6x8",
+                                               "--games", 60, "--seed", 11))
+    assert len(open(store).read().splitlines()) == 1 + 6
+    with pytest.raises(StoreError, match="holds another run"):
+        run_bench("tetris-bench", {**spec, "seed": 12}, shard_size=10, store=store, progress=False)
+
+
+def test_a_bad_address_is_a_one_line_error(tmp_path):
+    exe = os.path.join(os.path.dirname(sys.executable), "arcadekit-cluster")
+    for address, message in [("127.0.0.1:1", "cannot reach a Ray cluster"), ("nowhere", "bad cluster address")]:
+        out = subprocess.run([exe, "bench", "mines", "--games", "10", "--address", address, "--quiet"],
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 2, out.stderr
+        assert out.stderr.count("\n") == 1 and message in out.stderr, out.stderr
+        assert out.stdout == ""
+
+
+def test_the_console_command_teaches():
+    exe = os.path.join(os.path.dirname(sys.executable), "arcadekit-cluster")
+    out = subprocess.run([exe, "bench", "mines", "--help"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "--level" in out.stdout and "--store" in out.stdout
+
+
+TETRIS_TUNE = ["--board", "6x8", "--games-per-eval", 2, "--population", 6, "--features", "dellacherie",
+               "--max-lines", 20, "--seed", 3]
+
+
+def _cli_tune(arcade, tmp_path, game, flags, generations):
+    out = tmp_path / f"cli-{game}.json"
+    arcade(game, "tune", *flags, "--generations", generations, "--out", out)
+    return json.loads(open(tmp_path / f"cli-{game}.checkpoint.json").read())
+
+
+def _spec(flags):
+    return {flags[i][2:].replace("-", "_"): flags[i + 1] for i in range(0, len(flags), 2)}
+
+
+def test_distributed_tetris_tuning_equals_the_cli_and_resumes(cluster, arcade, tmp_path):
+    checkpoint = str(tmp_path / "ray.checkpoint.json")
+    first = tune("tetris", _spec(TETRIS_TUNE), checkpoint=checkpoint, out=str(tmp_path / "ray.json"),
+                 generations=1, progress=False)
+    assert len(first["generations"]) == 1
+    resumed = tune("tetris", checkpoint=checkpoint, out=str(tmp_path / "ray.json"), resume=True,
+                   generations=2, progress=False)
+    cli = _cli_tune(arcade, tmp_path, "tetris", TETRIS_TUNE, 2)
+    assert resumed["run"] == cli
+    assert json.loads(open(checkpoint).read()) == cli
+    assert json.loads(open(tmp_path / "ray.json").read())["features"] == \
+        json.loads(open(tmp_path / "cli-tetris.json").read())["features"]
+
+
+def test_distributed_geek_tuning_equals_the_cli(cluster, arcade, tmp_path):
+    flags = ["--beam", 2, "--pieces", 40, "--population", 4, "--seed", 2]
+    ours = tune("geek", _spec(flags), checkpoint=str(tmp_path / "g.checkpoint.json"), generations=2,
+                progress=False)
+    assert ours["run"] == _cli_tune(arcade, tmp_path, "geek", flags, 2)
+
+
+def test_ray_tune_random_search_scores_the_same_fitness(cluster, tmp_path):
+    spec = _spec(TETRIS_TUNE)
+    found = tune_search("tetris", spec, samples=3, seed=5, storage=str(tmp_path / "tune"))
+    assert len(found["fitness"]) == 3 and found["best_fitness"] == max(found["fitness"])
+    run = json.loads(_arcadekit.tune_new("tetris", json.dumps(spec)))
+    again = _arcadekit.tune_fitness("tetris", json.dumps(run["setup"]), found["best"], found["eval_seed"])
+    assert again == found["best_fitness"]
+
+
+@pytest.mark.parametrize("method", ["de", "pso"])
+def test_de_and_pso_tuning_equal_the_cli(cluster, arcade, tmp_path, method):
+    flags = TETRIS_TUNE[:4] + ["--population", 8, "--features", "dellacherie", "--max-lines", 20,
+                               "--seed", 3, "--method", method]
+    ours = tune("tetris", _spec(flags), checkpoint=str(tmp_path / "r.checkpoint.json"), generations=2,
+                progress=False)
+    assert ours["run"] == _cli_tune(arcade, tmp_path, "tetris", flags, 2)
