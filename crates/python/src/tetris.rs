@@ -327,8 +327,21 @@ impl TetrisVectorCore {
     fn step_observe<'py>(
         &mut self,
         py: Python<'py>,
-        actions: PyReadonlyArray1<'py, i64>,
+        actions: &Bound<'py, PyAny>,
     ) -> PyResult<StepObs<'py>> {
+        // A contiguous 1-D int64 array is read as it is (the caller converts
+        // anything else): cheaper than a tracked borrow, and copied so no
+        // Python code can change it while the GIL is released.
+        let actions: Vec<i64> = actions
+            .cast::<PyArray1<i64>>()
+            .ok()
+            // SAFETY: read while holding the GIL, and copied at once.
+            .and_then(|a| unsafe { a.as_slice() }.ok().map(<[i64]>::to_vec))
+            .ok_or_else(|| {
+                pyo3::exceptions::PyTypeError::new_err(
+                    "actions must be a contiguous 1-D int64 array",
+                )
+            })?;
         let (w, h) = (self.config.width, self.config.height);
         let n = self.slots.slots.len();
         let a = ROTATIONS * w;
@@ -341,7 +354,6 @@ impl TetrisVectorCore {
         let terminated = PyArray1::<bool>::zeros(py, n, false);
         let truncated = PyArray1::<bool>::zeros(py, n, false);
         {
-            let actions = actions.as_slice().map_err(value_error)?;
             // SAFETY: the arrays were just made here and nothing else holds them.
             let (bs, ms, ps, ns, ss, rs, tes, trs) = unsafe {
                 (
@@ -377,7 +389,7 @@ impl TetrisVectorCore {
                 places,
             };
             let (config, slots) = (&self.config, &mut self.slots);
-            py.detach(|| slots.step_each(config, actions, out, observe_into))
+            py.detach(|| slots.step_each(config, &actions, out, observe_into))
                 .map_err(value_error)?;
         }
         Ok((
