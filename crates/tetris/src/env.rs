@@ -84,6 +84,21 @@ pub enum EnvError {
     Over,
 }
 
+/// The eight 0/1 cells of each byte of a board row, lowest bit first.
+const BYTE_CELLS: [[u8; 8]; 256] = {
+    let mut table = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut x = 0;
+        while x < 8 {
+            table[b][x] = ((b >> x) & 1) as u8;
+            x += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
 /// What one step did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StepOutcome {
@@ -303,9 +318,12 @@ impl Env {
         let (w, h) = (self.config.width, self.config.height);
         for (r, row) in out.chunks_exact_mut(w).take(h).enumerate() {
             let bits = self.board.row(h - 1 - r);
-            for (x, cell) in row.iter_mut().enumerate() {
-                *cell = ((bits >> x) & 1) as u8;
-            }
+            // Eight cells a table lookup: the vector environments write every
+            // board after every step.
+            let mut cells = [0u8; 16];
+            cells[..8].copy_from_slice(&BYTE_CELLS[usize::from(bits & 0xff)]);
+            cells[8..].copy_from_slice(&BYTE_CELLS[usize::from(bits >> 8)]);
+            row.copy_from_slice(&cells[..w]);
         }
     }
 
@@ -342,5 +360,38 @@ impl Env {
     /// Rows (classic) or points (Geek) so far.
     pub fn score(&self) -> u64 {
         self.score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The table-driven board writer against a cell-by-cell one.
+        #[test]
+        fn write_board_matches_the_cells(
+            width in 4usize..=16,
+            height in 4usize..=24,
+            rows in proptest::collection::vec(any::<u16>(), 24),
+        ) {
+            let config = EnvConfig { width, height, ..EnvConfig::default() };
+            let mut env = Env::new(config, 0).unwrap();
+            let mut board = Board::new(width, height).unwrap();
+            for (y, bits) in rows.iter().take(height).enumerate() {
+                for x in (0..width).filter(|x| bits >> x & 1 == 1) {
+                    board.set(x, y);
+                }
+            }
+            env.board = board;
+            let mut fast = vec![9u8; width * height];
+            env.write_board(&mut fast);
+            let naive: Vec<u8> = (0..height)
+                .flat_map(|r| (0..width).map(move |x| (r, x)))
+                .map(|(r, x)| u8::from(board.row(height - 1 - r) >> x & 1 == 1))
+                .collect();
+            prop_assert_eq!(fast, naive);
+        }
     }
 }
