@@ -10,7 +10,7 @@
 //! - [`Variant::Geek`]: the Geek Challenge (10×20, its 10,000-piece sequence,
 //!   spawn rotations and scoring, [`crate::geek::lock`]), reward = points.
 
-use crate::board::{Board, BoardError};
+use crate::board::{Board, BoardError, MAX_HEIGHT, MAX_WIDTH};
 use crate::game::{End, spawn_fits};
 use crate::geek;
 use crate::movegen::{self, MoveMode, Placement};
@@ -313,18 +313,23 @@ impl Env {
         self.end == Some(End::PieceLimit)
     }
 
-    /// Writes the visible field as 0/1 cells, top row first, `height × width`.
+    /// Writes the visible field as 0/1 cells, top row first, `height × width`
+    /// (as many whole rows as `out` holds).
     pub fn write_board(&self, out: &mut [u8]) {
         let (w, h) = (self.config.width, self.config.height);
-        for (r, row) in out.chunks_exact_mut(w).take(h).enumerate() {
+        // The vector environments write every board after every step, so:
+        // eight cells a table lookup, each row's 16 cells stored whole at
+        // its offset (the next row overwrites the spare ones), and one copy
+        // out at the end instead of a short variable-length copy a row.
+        let mut cells = [0u8; MAX_WIDTH * MAX_HEIGHT + 16];
+        for r in 0..h {
             let bits = self.board.row(h - 1 - r);
-            // Eight cells a table lookup: the vector environments write every
-            // board after every step.
-            let mut cells = [0u8; 16];
-            cells[..8].copy_from_slice(&BYTE_CELLS[usize::from(bits & 0xff)]);
-            cells[8..].copy_from_slice(&BYTE_CELLS[usize::from(bits >> 8)]);
-            row.copy_from_slice(&cells[..w]);
+            let at = r * w;
+            cells[at..at + 8].copy_from_slice(&BYTE_CELLS[usize::from(bits & 0xff)]);
+            cells[at + 8..at + 16].copy_from_slice(&BYTE_CELLS[usize::from(bits >> 8)]);
         }
+        let n = (w * h).min(out.len() / w * w);
+        out[..n].copy_from_slice(&cells[..n]);
     }
 
     pub fn board(&self) -> &Board {
@@ -373,8 +378,8 @@ mod tests {
         #[test]
         fn write_board_matches_the_cells(
             width in 4usize..=16,
-            height in 4usize..=24,
-            rows in proptest::collection::vec(any::<u16>(), 24),
+            height in 4usize..=32,
+            rows in proptest::collection::vec(any::<u16>(), 32),
         ) {
             let config = EnvConfig { width, height, ..EnvConfig::default() };
             let mut env = Env::new(config, 0).unwrap();
