@@ -125,9 +125,11 @@ def test_tetris_fused_step_equals_step_then_observe(num_envs):
     ref.reset(5)
     rng = np.random.default_rng(1)
     ends = 0
-    for _ in range(200):
+    for t in range(200):
         acts = (info["action_mask"] * rng.random(info["action_mask"].shape)).argmax(1)
-        obs, reward, term, trunc, info = env.step(acts)
+        # Every other step, actions Rust cannot take as they are (converted first).
+        given = acts if t % 2 else acts.astype(np.int32)[:, None]
+        obs, reward, term, trunc, info = env.step(given)
         r_reward, r_term, r_trunc = ref.step(acts)
         board, piece, nxt, mask = ref.observe()
         np.testing.assert_array_equal(obs["board"], board)
