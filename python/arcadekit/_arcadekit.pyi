@@ -60,6 +60,18 @@ class TetrisVectorCore:
         npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int8]
     ]: ...
     def scores(self) -> npt.NDArray[np.uint64]: ...
+    def step_observe(
+        self, actions: npt.NDArray[np.int64]
+    ) -> Tuple[
+        npt.NDArray[np.uint8],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.uint64],
+    ]: ...
 
 class FlappyCore:
     def __init__(self, max_pipes: Optional[int] = None, extended: bool = False) -> None: ...

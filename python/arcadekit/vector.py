@@ -71,6 +71,19 @@ class TetrisVectorEnv(_RustVectorEnv):
         self._next = next_piece
         self._setup(single, core, num_envs)
 
+    def step(self, actions):
+        # One Rust pass steps, observes and scores every game into fresh arrays;
+        # it takes a contiguous 1-D int64 array as it is, anything else is converted.
+        try:
+            out = self._core.step_observe(actions)
+        except TypeError:
+            acts = np.ascontiguousarray(np.asarray(actions).reshape(self.num_envs), dtype=np.int64)
+            out = self._core.step_observe(acts)
+        board, piece, nxt, mask, reward, terminated, truncated, score = out
+        self._mask = mask
+        obs = {"board": board, "piece": piece, "next": nxt} if self._next else {"board": board, "piece": piece}
+        return obs, reward, terminated, truncated, {"action_mask": mask, "score": score}
+
     def _obs(self):
         board, piece, nxt, mask = self._core.observe()
         self._mask = mask

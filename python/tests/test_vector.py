@@ -113,3 +113,33 @@ def test_vector_errors():
         ak.MinesweeperVectorEnv(0)
     with pytest.raises(ValueError, match="seed"):
         env.reset(seed=[1, 2])
+
+
+@pytest.mark.parametrize("num_envs", [5, PARALLEL["tetris"]])
+def test_tetris_fused_step_equals_step_then_observe(num_envs):
+    """TetrisVectorEnv.step (one Rust pass: step, observe, mask, scores) gives
+    what the core's separate step, observe and scores calls give."""
+    env = ak.TetrisVectorEnv(num_envs, width=6, height=8)
+    ref = ak._arcadekit.TetrisVectorCore(num_envs, 0, 6, 8)
+    obs, info = env.reset(seed=5)
+    ref.reset(5)
+    rng = np.random.default_rng(1)
+    ends = 0
+    for t in range(200):
+        acts = (info["action_mask"] * rng.random(info["action_mask"].shape)).argmax(1)
+        # Every other step, actions Rust cannot take as they are (converted first).
+        given = acts if t % 2 else acts.astype(np.int32)[:, None]
+        obs, reward, term, trunc, info = env.step(given)
+        r_reward, r_term, r_trunc = ref.step(acts)
+        board, piece, nxt, mask = ref.observe()
+        np.testing.assert_array_equal(obs["board"], board)
+        np.testing.assert_array_equal(obs["piece"], piece)
+        np.testing.assert_array_equal(obs["next"], nxt)
+        np.testing.assert_array_equal(info["action_mask"], mask)
+        np.testing.assert_array_equal(info["score"], ref.scores())
+        np.testing.assert_array_equal(reward, r_reward)
+        np.testing.assert_array_equal(term, r_term)
+        np.testing.assert_array_equal(trunc, r_trunc)
+        assert info["action_mask"].dtype == np.int8 and reward.dtype == np.float64
+        ends += int((term | trunc).sum())
+    assert ends >= num_envs, "episodes ended and were reset along the way"

@@ -1,6 +1,6 @@
 //! Tetris: the single-game core, the vector core and the AIs' best placement.
 
-use crate::vector::{Game, Slots};
+use crate::vector::{Game, Outputs, Slots};
 use crate::{to_json, value_error};
 use arcade_tetris::env::{Env, EnvConfig, EnvError, Pieces, ROTATIONS, Variant};
 use arcade_tetris::{Board, MoveMode, Piece, PieceSource, Player, Randomizer, Rules, Weights};
@@ -233,6 +233,44 @@ type TetrisObs<'py> = (
     Bound<'py, PyArray2<i8>>,
 );
 
+/// What a fused step returns: boards, pieces, next pieces, masks, rewards,
+/// terminated, truncated, scores.
+type StepObs<'py> = (
+    Bound<'py, PyArray3<u8>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray2<i8>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<u64>>,
+);
+
+/// One sub-environment's places in the fused step's output arrays.
+struct TetrisPlace<'a> {
+    board: &'a mut [u8],
+    mask: &'a mut [i8],
+    piece: &'a mut i64,
+    next: &'a mut i64,
+    score: &'a mut u64,
+}
+
+/// Writes one game's observation, mask and score into its places.
+fn observe_into(g: &TetrisGame, o: TetrisPlace<'_>) {
+    g.env.write_board(o.board);
+    let mut mask = [0u8; ROTATIONS * arcade_tetris::board::MAX_WIDTH];
+    let mask = &mut mask[..o.mask.len()];
+    if !g.illegal {
+        g.env.action_mask(mask);
+    }
+    for (m, &b) in o.mask.iter_mut().zip(mask.iter()) {
+        *m = b as i8;
+    }
+    *o.piece = piece_index(g.env.current());
+    *o.next = piece_index(g.env.next_piece());
+    *o.score = g.env.score();
+}
+
 type StepArrays<'py> = (
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray1<bool>>,
@@ -280,6 +318,82 @@ impl TetrisVectorCore {
             PyArray1::from_vec(py, out.reward),
             PyArray1::from_vec(py, out.terminated),
             PyArray1::from_vec(py, out.truncated),
+        ))
+    }
+
+    /// Steps every sub-environment and observes it in the same pass, into
+    /// fresh arrays (callers may keep what a step returned): boards, pieces,
+    /// next pieces, masks, rewards, terminated, truncated, scores.
+    fn step_observe<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<StepObs<'py>> {
+        // A contiguous 1-D int64 array is read as it is (the caller converts
+        // anything else): cheaper than a tracked borrow, and copied so no
+        // Python code can change it while the GIL is released.
+        let actions: Vec<i64> = actions
+            .cast::<PyArray1<i64>>()
+            .ok()
+            // SAFETY: read while holding the GIL, and copied at once.
+            .and_then(|a| unsafe { a.as_slice() }.ok().map(<[i64]>::to_vec))
+            .ok_or_else(|| {
+                pyo3::exceptions::PyTypeError::new_err(
+                    "actions must be a contiguous 1-D int64 array",
+                )
+            })?;
+        let (w, h) = (self.config.width, self.config.height);
+        let n = self.slots.slots.len();
+        let a = ROTATIONS * w;
+        let boards = PyArray3::<u8>::zeros(py, [n, h, w], false);
+        let masks = PyArray2::<i8>::zeros(py, [n, a], false);
+        let pieces = PyArray1::<i64>::zeros(py, n, false);
+        let next = PyArray1::<i64>::zeros(py, n, false);
+        let scores = PyArray1::<u64>::zeros(py, n, false);
+        let reward = PyArray1::<f64>::zeros(py, n, false);
+        let terminated = PyArray1::<bool>::zeros(py, n, false);
+        let truncated = PyArray1::<bool>::zeros(py, n, false);
+        {
+            // SAFETY: the arrays were just made here and nothing else holds them.
+            let (bs, ms, ps, ns, ss, rs, tes, trs) = unsafe {
+                (
+                    boards.as_slice_mut(),
+                    masks.as_slice_mut(),
+                    pieces.as_slice_mut(),
+                    next.as_slice_mut(),
+                    scores.as_slice_mut(),
+                    reward.as_slice_mut(),
+                    terminated.as_slice_mut(),
+                    truncated.as_slice_mut(),
+                )
+            };
+            let places = bs
+                .map_err(value_error)?
+                .chunks_mut(w * h)
+                .zip(ms.map_err(value_error)?.chunks_mut(a))
+                .zip(ps.map_err(value_error)?.iter_mut())
+                .zip(ns.map_err(value_error)?.iter_mut())
+                .zip(ss.map_err(value_error)?.iter_mut())
+                .map(|((((board, mask), piece), next), score)| TetrisPlace {
+                    board,
+                    mask,
+                    piece,
+                    next,
+                    score,
+                })
+                .collect();
+            let out = Outputs {
+                reward: rs.map_err(value_error)?,
+                terminated: tes.map_err(value_error)?,
+                truncated: trs.map_err(value_error)?,
+                places,
+            };
+            let (config, slots) = (&self.config, &mut self.slots);
+            py.detach(|| slots.step_each(config, &actions, out, observe_into))
+                .map_err(value_error)?;
+        }
+        Ok((
+            boards, pieces, next, masks, reward, terminated, truncated, scores,
         ))
     }
 

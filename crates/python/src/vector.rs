@@ -61,11 +61,21 @@ pub(crate) struct StepOut<'a, O> {
     pub obs_len: usize,
 }
 
+/// The caller's arrays a [`Slots::step_each`] writes into: one entry per
+/// sub-environment, and one output place (whatever the game writes its
+/// observation into) per sub-environment.
+pub(crate) struct Outputs<'a, T> {
+    pub reward: &'a mut [f64],
+    pub terminated: &'a mut [bool],
+    pub truncated: &'a mut [bool],
+    pub places: Vec<T>,
+}
+
 /// One sub-environment's slot, action and output places, as the zipped
-/// iterators of [`Slots::step_into`] hand them over.
-type StepItem<'a, G, O> = (
+/// iterators of [`Slots::step_each`] hand them over.
+type StepItem<'a, G, T> = (
     (((&'a mut Slot<G>, &'a i64), &'a mut f64), &'a mut bool),
-    (&'a mut bool, &'a mut [O]),
+    (&'a mut bool, T),
 );
 
 /// Fewest sub-environments per rayon task.
@@ -136,32 +146,58 @@ impl<G: Game> Slots<G> {
         out: StepOut<'_, O>,
         observe: impl Fn(&G, &mut [O]) + Sync,
     ) -> Result<(), String> {
+        let n = self.slots.len();
+        if out.obs.len() != n * out.obs_len {
+            return Err(format!("output arrays must hold {n} sub-environments"));
+        }
+        let places = out.obs.chunks_mut(out.obs_len).collect();
+        self.step_each(
+            config,
+            actions,
+            Outputs {
+                reward: out.reward,
+                terminated: out.terminated,
+                truncated: out.truncated,
+                places,
+            },
+            |g, o| observe(g, o),
+        )
+    }
+
+    /// Steps every sub-environment and hands each game, right after moving
+    /// it, to `observe` with its own output place (one per game, in order),
+    /// in one pass. Runs on one thread when rayon has only one (as under
+    /// `taskset -c 0`): handing the work to a pool thread would then only
+    /// add a thread switch.
+    pub fn step_each<T: Send>(
+        &mut self,
+        config: &G::Config,
+        actions: &[i64],
+        out: Outputs<'_, T>,
+        observe: impl Fn(&G, T) + Sync,
+    ) -> Result<(), String> {
         self.check(config, actions)?;
         let n = self.slots.len();
         if out.reward.len() != n
             || out.terminated.len() != n
             || out.truncated.len() != n
-            || out.obs.len() != n * out.obs_len
+            || out.places.len() != n
         {
             return Err(format!("output arrays must hold {n} sub-environments"));
         }
         let master = self.master;
-        let go = |((((s, &a), r), te), (tr, o)): StepItem<'_, G, O>| {
+        let go = |((((s, &a), r), te), (tr, o)): StepItem<'_, G, T>| {
             (*r, *te, *tr) = s.advance(config, master, a)?;
             observe(&s.game, o);
             Ok::<(), String>(())
         };
-        if n >= G::PARALLEL_MIN {
+        if n >= G::PARALLEL_MIN && rayon::current_num_threads() > 1 {
             self.slots
                 .par_iter_mut()
                 .zip(actions.par_iter())
                 .zip(out.reward.par_iter_mut())
                 .zip(out.terminated.par_iter_mut())
-                .zip(
-                    out.truncated
-                        .par_iter_mut()
-                        .zip(out.obs.par_chunks_mut(out.obs_len)),
-                )
+                .zip(out.truncated.par_iter_mut().zip(out.places.into_par_iter()))
                 .with_min_len(CHUNK)
                 .try_for_each(go)
         } else {
@@ -170,11 +206,7 @@ impl<G: Game> Slots<G> {
                 .zip(actions)
                 .zip(out.reward.iter_mut())
                 .zip(out.terminated.iter_mut())
-                .zip(
-                    out.truncated
-                        .iter_mut()
-                        .zip(out.obs.chunks_mut(out.obs_len)),
-                )
+                .zip(out.truncated.iter_mut().zip(out.places))
                 .try_for_each(go)
         }
     }

@@ -166,7 +166,12 @@ impl Board {
     pub fn column_heights(&self) -> [u8; MAX_WIDTH] {
         let mut heights = [0u8; MAX_WIDTH];
         let mut seen = 0u16;
+        let full = self.full_row();
         for y in (0..self.stack_height()).rev() {
+            // Every column's top found: the rest of the stack changes nothing.
+            if seen == full {
+                break;
+            }
             let mut fresh = self.rows[y] & !seen;
             seen |= fresh;
             while fresh != 0 {
@@ -350,6 +355,7 @@ mod tests {
     }
 
     proptest! {
+        /// Column heights (against a column scan), drop rows and locks.
         #[test]
         fn lock_matches_naive_place_and_clear(
             width in 4usize..=16,
@@ -365,6 +371,14 @@ mod tests {
                 for x in 0..width {
                     if r >> x & 1 == 1 { b.set(x, y); }
                 }
+            }
+            for (x, &h) in b.column_heights().iter().enumerate() {
+                let naive = if x < width {
+                    (0..ROWS).rev().find(|&y| b.filled(x as i32, y as i32)).map_or(0, |y| y + 1)
+                } else {
+                    0
+                };
+                prop_assert_eq!(usize::from(h), naive, "column {}", x);
             }
             let shape = rules.shape(Piece::from_index(piece), rot);
             let col = ((width - shape.width as usize) as f64 * col_frac) as usize;

@@ -10,7 +10,7 @@
 //! - [`Variant::Geek`]: the Geek Challenge (10×20, its 10,000-piece sequence,
 //!   spawn rotations and scoring, [`crate::geek::lock`]), reward = points.
 
-use crate::board::{Board, BoardError};
+use crate::board::{Board, BoardError, MAX_HEIGHT, MAX_WIDTH};
 use crate::game::{End, spawn_fits};
 use crate::geek;
 use crate::movegen::{self, MoveMode, Placement};
@@ -83,6 +83,21 @@ pub enum EnvError {
     #[error("the game is over: reset it first")]
     Over,
 }
+
+/// The eight 0/1 cells of each byte of a board row, lowest bit first.
+const BYTE_CELLS: [[u8; 8]; 256] = {
+    let mut table = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut x = 0;
+        while x < 8 {
+            table[b][x] = ((b >> x) & 1) as u8;
+            x += 1;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// What one step did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -298,15 +313,23 @@ impl Env {
         self.end == Some(End::PieceLimit)
     }
 
-    /// Writes the visible field as 0/1 cells, top row first, `height × width`.
+    /// Writes the visible field as 0/1 cells, top row first, `height × width`
+    /// (as many whole rows as `out` holds).
     pub fn write_board(&self, out: &mut [u8]) {
         let (w, h) = (self.config.width, self.config.height);
-        for (r, row) in out.chunks_exact_mut(w).take(h).enumerate() {
+        // The vector environments write every board after every step, so:
+        // eight cells a table lookup, each row's 16 cells stored whole at
+        // its offset (the next row overwrites the spare ones), and one copy
+        // out at the end instead of a short variable-length copy a row.
+        let mut cells = [0u8; MAX_WIDTH * MAX_HEIGHT + 16];
+        for r in 0..h {
             let bits = self.board.row(h - 1 - r);
-            for (x, cell) in row.iter_mut().enumerate() {
-                *cell = ((bits >> x) & 1) as u8;
-            }
+            let at = r * w;
+            cells[at..at + 8].copy_from_slice(&BYTE_CELLS[usize::from(bits & 0xff)]);
+            cells[at + 8..at + 16].copy_from_slice(&BYTE_CELLS[usize::from(bits >> 8)]);
         }
+        let n = (w * h).min(out.len() / w * w);
+        out[..n].copy_from_slice(&cells[..n]);
     }
 
     pub fn board(&self) -> &Board {
@@ -342,5 +365,38 @@ impl Env {
     /// Rows (classic) or points (Geek) so far.
     pub fn score(&self) -> u64 {
         self.score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The table-driven board writer against a cell-by-cell one.
+        #[test]
+        fn write_board_matches_the_cells(
+            width in 4usize..=16,
+            height in 4usize..=32,
+            rows in proptest::collection::vec(any::<u16>(), 32),
+        ) {
+            let config = EnvConfig { width, height, ..EnvConfig::default() };
+            let mut env = Env::new(config, 0).unwrap();
+            let mut board = Board::new(width, height).unwrap();
+            for (y, bits) in rows.iter().take(height).enumerate() {
+                for x in (0..width).filter(|x| bits >> x & 1 == 1) {
+                    board.set(x, y);
+                }
+            }
+            env.board = board;
+            let mut fast = vec![9u8; width * height];
+            env.write_board(&mut fast);
+            let naive: Vec<u8> = (0..height)
+                .flat_map(|r| (0..width).map(move |x| (r, x)))
+                .map(|(r, x)| u8::from(board.row(height - 1 - r) >> x & 1 == 1))
+                .collect();
+            prop_assert_eq!(fast, naive);
+        }
     }
 }
