@@ -27,21 +27,14 @@ fixed time and prints executions, coverage and crashes.
 """
 
 import math
+import os
 import sys
 import warnings
 
 import atheris
 
-import bottleneck
-import gymnasium as gym
-import numpy as np
 
-# Python coverage of arcadekit's own wrappers (NumPy and Gymnasium stay
-# uninstrumented: their coverage would swamp it and slow every run). The
-# extension's Rust code is instrumented when built for it (run.sh
-# --native).
-with atheris.instrument_imports(include=["arcadekit"]):
-    import arcadekit
+arcadekit = None  # imported by main(), instrumented
 
 warnings.simplefilter("ignore")
 ERRORS = (ValueError, TypeError, OverflowError)
@@ -257,6 +250,14 @@ def main():
         sys.exit(f"usage: fuzz_arcadekit.py TARGET [libFuzzer options] (targets: {', '.join(TARGETS)})")
     target = TARGETS[sys.argv[1]]
     atheris.Setup([sys.argv[0], *sys.argv[2:]], target)
+    # Python coverage of arcadekit's own wrappers (NumPy and Gymnasium stay
+    # uninstrumented: their coverage would swamp it and slow every run). The
+    # extension's Rust code is instrumented when built for it (run.sh
+    # --native).
+    global arcadekit
+    with atheris.instrument_imports(include=["arcadekit"]):
+        import arcadekit as package
+    arcadekit = package
     atheris.Fuzz()
 
 

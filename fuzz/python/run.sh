@@ -8,9 +8,9 @@
 # makes it) and installs atheris there; coverage is that of arcadekit's
 # Python code. --native builds the extension with libFuzzer's coverage
 # instrumentation (sancov: 8-bit counters, PC table, comparisons) into its own
-# target/fuzz-python and venv target/fuzz-venv, and preloads atheris's
-# libFuzzer so the Rust code's edges guide the fuzzer too (a full build: a
-# few minutes). Each target fuzzes a scratch copy of its seed corpus
+# target/fuzz-python and venv target/fuzz-venv, so the Rust code's edges
+# guide the fuzzer too (a full build: a few minutes), with Debian's libFuzzer
+# (libclang-rt-14-dev) preloaded. Each target fuzzes a scratch copy of its seed corpus
 # (fuzz/python/corpus/TARGET, when there is one). Findings are copied to
 # fuzz/artifacts/python-TARGET/. Exits 1 on a finding, 2 on a usage error.
 set -euo pipefail
@@ -44,20 +44,36 @@ preload=""
 if [ "$native" = 1 ]; then
     venv="$root/target/fuzz-venv"
     py="$venv/bin/python"
+    out="$root/target/fuzz-python"
     [ -x "$py" ] || python3 -m venv "$venv"
     "$py" -m pip install -q --disable-pip-version-check "maturin>=1.9,<2" numpy bottleneck \
         "gymnasium>=1.0" "atheris==$ATHERIS_VERSION"
-    echo "building arcadekit with coverage instrumentation (target/fuzz-python)" >&2
+    # A plain libFuzzer to preload: the extension's hooks resolve to it, and
+    # atheris, finding it, runs on it (the one bundled in atheris's wheel
+    # keeps its symbols to itself). Debian's clang runtime has it.
+    archive=/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a
+    if [ ! -f "$archive" ]; then
+        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+            apt-get install -y -qq libclang-rt-14-dev >/dev/null
+        else
+            echo "error: --native needs Debian's libclang-rt-14-dev (libFuzzer): apt-get install libclang-rt-14-dev" >&2
+            exit 1
+        fi
+    fi
+    mkdir -p "$out"
+    preload="$out/libfuzzer.so"
+    gcc -shared -o "$preload" -Wl,--whole-archive "$archive" -Wl,--no-whole-archive -lstdc++ -lpthread -lm
+    echo "building arcadekit with coverage instrumentation ($out)" >&2
     # RUSTFLAGS replaces .cargo/config.toml's flags, so it repeats target-cpu.
     # An explicit --target keeps them off build scripts and proc macros,
-    # which run in cargo without libFuzzer to call.
+    # which run in cargo without libFuzzer to call. A wheel, not `develop`:
+    # the instrumented library must not replace target/venv's in python/.
     host=$(rustc -vV | sed -n 's/^host: //p')
-    (cd "$root" && VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" CARGO_TARGET_DIR="$root/target/fuzz-python" \
+    rm -rf "$out/wheels"
+    (cd "$root" && CARGO_TARGET_DIR="$out" \
         RUSTFLAGS="-C target-cpu=x86-64-v2 -C passes=sancov-module -C llvm-args=-sanitizer-coverage-level=3 -C llvm-args=-sanitizer-coverage-inline-8bit-counters -C llvm-args=-sanitizer-coverage-pc-table -C llvm-args=-sanitizer-coverage-trace-compares" \
-        nice -n 19 "$venv/bin/maturin" develop --release -q --target "$host")
-    # The instrumented extension calls libFuzzer's __sanitizer_cov_* hooks as
-    # it loads; atheris's libFuzzer, preloaded, is the one that answers them.
-    preload=$("$py" -c 'import atheris, glob, os; print(glob.glob(os.path.join(os.path.dirname(atheris.__file__), "core_with_libfuzzer*.so"))[0])')
+        nice -n 19 "$venv/bin/maturin" build --release -q --target "$host" -i "$py" -o "$out/wheels")
+    "$py" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$out"/wheels/arcadekit-*.whl
 else
     py="$root/target/venv/bin/python"
     if ! "$py" -c 'import arcadekit' 2>/dev/null; then
@@ -81,7 +97,7 @@ for t in "${targets[@]}"; do
     log="$scratch/$t.log"
     echo "fuzzing $t for ${seconds}s" >&2
     set +e
-    LD_PRELOAD="$preload" RAYON_NUM_THREADS=1 nice -n 19 "$py" "$harness" "$t" -max_total_time="$seconds" -timeout=20 \
+    nice -n 19 env LD_PRELOAD="$preload" RAYON_NUM_THREADS=1 "$py" "$harness" "$t" -max_total_time="$seconds" -timeout=20 \
         -rss_limit_mb=3072 -print_final_stats=1 -artifact_prefix="$found/" "$corpus" >"$log" 2>&1
     rc=$?
     set -e
