@@ -27,12 +27,13 @@ fixed time and prints executions, coverage and crashes.
 """
 
 import math
-import os
 import sys
 import warnings
 
 import atheris
-
+import bottleneck
+import gymnasium as gym
+import numpy as np
 
 arcadekit = None  # imported by main(), instrumented
 
