@@ -119,14 +119,17 @@ pub struct TilesGame {
 }
 
 /// Positions whose verdict a game remembers (the undo depth served without
-/// a search). Each holds at most one line of the level's length.
+/// a search). Each holds at most one line of the level's length, as `u16`
+/// tile ids (two bytes a tile: 16 lines of a 900-tile level are 29 KB).
 const MEMORY: usize = 16;
+
+const _: () = assert!(crate::level::MAX_TILES <= u16::MAX as usize + 1);
 
 /// A fact about one position.
 #[derive(Clone, Debug)]
 enum Known {
     /// A winning line from there, last click first.
-    Line(Vec<usize>),
+    Line(Vec<u16>),
     /// Proved lost, with the proof's kind; every later position is lost too.
     Lost(&'static str),
 }
@@ -149,7 +152,7 @@ impl TilesGame {
             return Err(PlayError::NotALine(ending));
         }
         let mut game = TilesGame::new(level);
-        game.remember(Known::Line(line.iter().rev().copied().collect()));
+        game.remember(Known::Line(line.iter().rev().map(|&t| t as u16).collect()));
         Ok(game)
     }
 
@@ -198,7 +201,7 @@ impl TilesGame {
         self.clicks.push(tile);
         let after = match before {
             Some(Known::Lost(proof)) => Some(Known::Lost(proof)),
-            Some(Known::Line(mut line)) if line.last() == Some(&tile) => {
+            Some(Known::Line(mut line)) if line.last().map(|&t| usize::from(t)) == Some(tile) => {
                 line.pop();
                 Some(Known::Line(line))
             }
@@ -240,13 +243,17 @@ impl TilesGame {
     /// as much a proof as a searched one; a person who strays from the hint
     /// by a tile the line takes later often keeps a winning line this way,
     /// without a new search.
-    fn repair(&self, line: &[usize], tile: usize) -> Option<Vec<usize>> {
-        let rest: Vec<usize> = line.iter().copied().filter(|&t| t != tile).collect();
+    fn repair(&self, line: &[u16], tile: usize) -> Option<Vec<u16>> {
+        let rest: Vec<u16> = line
+            .iter()
+            .copied()
+            .filter(|&t| usize::from(t) != tile)
+            .collect();
         let (mut board, last) = self.board();
         if last == Some(Click::Overflow) {
             return None;
         }
-        for &t in rest.iter().rev() {
+        for t in rest.iter().rev().map(|&t| usize::from(t)) {
             if !board.is_free(t) || board.take(t) == Click::Overflow {
                 return None;
             }
@@ -284,9 +291,9 @@ impl TilesGame {
             v.nodes = out.nodes;
             v.seconds = out.seconds;
             match out.verdict {
-                Verdict::Solved(line) => {
-                    self.remember(Known::Line(line.into_iter().rev().collect()))
-                }
+                Verdict::Solved(line) => self.remember(Known::Line(
+                    line.into_iter().rev().map(|t| t as u16).collect(),
+                )),
                 Verdict::Unsolvable(Proof::TileCounts { .. }) => {
                     self.remember(Known::Lost("tile-counts"))
                 }
@@ -301,8 +308,8 @@ impl TilesGame {
         match self.known_here().expect("remembered above") {
             Known::Line(line) => {
                 v.verdict = "winnable".into();
-                v.hint = line.last().copied();
-                v.solution = Some(line.iter().rev().copied().collect());
+                v.hint = line.last().map(|&t| usize::from(t));
+                v.solution = Some(line.iter().rev().map(|&t| usize::from(t)).collect());
             }
             Known::Lost(proof) => {
                 v.verdict = "lost".into();
