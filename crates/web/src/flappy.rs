@@ -110,12 +110,7 @@ pub fn routes() -> Router<AppRef> {
         .route("/{id}/tick", post(tick))
 }
 
-#[derive(Deserialize, Clone, Copy, PartialEq, Eq, Debug, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    Play,
-    Watch,
-}
+pub use crate::sessions::Mode;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -199,3 +199,12 @@ mod tests {
         assert!(ids.iter().all(|i| i.len() == 32));
     }
 }
+
+/// Who plays a real-time game (Tetris, Flappy Bird): a person, or an AI the
+/// page watches.
+#[derive(serde::Deserialize, serde::Serialize, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Play,
+    Watch,
+}

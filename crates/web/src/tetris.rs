@@ -40,14 +40,7 @@ pub fn routes() -> Router<AppRef> {
         .route("/{id}/state", post(state))
 }
 
-#[derive(Deserialize, Clone, Copy, PartialEq, Eq, Debug, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// A person plays with the keyboard.
-    Play,
-    /// An AI plays.
-    Watch,
-}
+pub use crate::sessions::Mode;
 
 /// A new game: `sequence` (piece letters) or random pieces from `seed`.
 #[derive(Deserialize)]
