@@ -37,7 +37,9 @@ async function newGame() {
     session = s.session;
     paused = false;
     clock.start(performance.now());
-    watchStart = performance.now(); watchDone = 0; ppsWindow = [];
+    watchStart = performance.now(); watchDone = 0;
+    // The first sample is the start, so the rate shows after one answer.
+    ppsWindow = [[watchStart, s.pieces]];
     show(s);
     say($("#msg"), mode === "play" ? "Go!" : `${body.ai.name} is playing`);
     board.focus();
