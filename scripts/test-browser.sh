@@ -22,8 +22,10 @@ command -v node >/dev/null 2>&1 || { echo "error: the browser tests need Node.js
 
 (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 
-# A no-op when `cargo test --workspace --release` has just built it.
-cargo build --release -p arcade --quiet
+# scripts/test.sh's `cargo test --workspace --release` has just built it.
+if [ -z "${ARCADE_CLI_FRESH:-}" ] || [ ! -x target/release/arcade ]; then
+    cargo build --release -p arcade --quiet
+fi
 
 # A free loopback port: bind port 0 and let the server say which it got.
 rm -rf target/browser-failures

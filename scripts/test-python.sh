@@ -35,8 +35,10 @@ echo "== installing maturin and the test dependencies"
 # arcadekit.distributed's tests start a local Ray cluster (python/tests/test_distributed.py).
 "$PY" -m pip install -q --disable-pip-version-check "ray[tune]>=2.9" tqdm
 
-echo "== cargo build --release -p arcade (the CLI the tests compare with)"
-cargo build --release -p arcade
+if [ -z "${ARCADE_CLI_FRESH:-}" ] || [ ! -x target/release/arcade ]; then
+    echo "== cargo build --release -p arcade (the CLI the tests compare with)"
+    cargo build --release -p arcade
+fi
 
 echo "== maturin develop --release"
 VIRTUAL_ENV="$PWD/$VENV" PATH="$PWD/$VENV/bin:$PATH" "$VENV/bin/maturin" develop --release -q

@@ -35,12 +35,12 @@ RAY_CHILD = """
 import json, sys, time
 t0 = time.monotonic()
 from arcadekit.distributed import connect, run_bench
-kind, spec, cpus = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])
+kind, spec, cpus, per_task = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 connect(num_cpus=cpus)
 # Start the workers before timing: a tiny run of the same benchmark.
-run_bench(kind, {**spec, "games": 2 * cpus}, progress=False)
+run_bench(kind, {**spec, "games": 2 * cpus}, progress=False, threads_per_task=per_task)
 started = time.monotonic() - t0
-report = run_bench(kind, spec, progress=False)
+report = run_bench(kind, spec, progress=False, threads_per_task=per_task)
 print(json.dumps({"report": report, "startup": started}))
 """
 
@@ -51,8 +51,8 @@ def local(args, threads):
     return json.loads(out.stdout)
 
 
-def on_ray(kind, spec, cpus):
-    out = subprocess.run([sys.executable, "-c", RAY_CHILD, kind, json.dumps(spec), str(cpus)],
+def on_ray(kind, spec, cpus, per_task):
+    out = subprocess.run([sys.executable, "-c", RAY_CHILD, kind, json.dumps(spec), str(cpus), str(per_task)],
                          check=True, capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -68,6 +68,8 @@ def main():
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--workers", type=lambda t: [int(v) for v in t.split(",")], default=[1, 2],
                    help="thread / worker counts to compare, e.g. 2 [1,2]")
+    p.add_argument("--threads-per-task", type=int, default=1,
+                   help="Rust threads per Ray task (N / this tasks at once) [1]")
     a = p.parse_args()
     kind, spec_of, cli_of = SETUPS[a.game]
     spec, cli = spec_of(a.games), cli_of(a.games)
@@ -79,7 +81,7 @@ def main():
             times[("local", n)].append(rep["seconds"])
             reference = reference or untimed(rep)
             equal &= untimed(rep) == reference
-            ray = on_ray(kind, spec, n)
+            ray = on_ray(kind, spec, n, min(a.threads_per_task, n))
             times[("ray", n)].append(ray["report"]["seconds"])
             equal &= untimed(ray["report"]) == reference
             print(f"run {r + 1}: {n} thread(s) local {rep['seconds']:.2f} s, ray {ray['report']['seconds']:.2f} s "

@@ -120,6 +120,54 @@ pub fn wilson95(successes: u64, n: u64) -> Interval {
     }
 }
 
+/// The mean lifetime of runs that end at a constant rate (exponential
+/// lifetimes), from `exposure` (the total length played, censored runs
+/// included) and `ends` (the runs that ended rather than being stopped):
+/// the estimate `exposure / ends` (infinite with no end) and the exact 95%
+/// interval from the Poisson count of ends, `[2T/χ²(0.975; 2D+2),
+/// 2T/χ²(0.025; 2D)]`. This is what a benchmark with capped games can
+/// still say about the mean when the plain mean is only a lower bound.
+pub fn exponential_mean95(exposure: f64, ends: u64) -> (f64, Interval) {
+    let estimate = if ends == 0 {
+        f64::INFINITY
+    } else {
+        exposure / ends as f64
+    };
+    let high = if ends == 0 {
+        f64::INFINITY
+    } else {
+        2.0 * exposure / chi2_even_quantile(2 * ends, 0.025)
+    };
+    let low = 2.0 * exposure / chi2_even_quantile(2 * ends + 2, 0.975);
+    (estimate, Interval { low, high })
+}
+
+/// The `p` quantile of the χ² distribution with an even number `df` of
+/// degrees of freedom, by bisection on its closed-form CDF
+/// `1 − e^{−x/2} Σ_{k<df/2} (x/2)^k / k!` (the Poisson tail).
+fn chi2_even_quantile(df: u64, p: f64) -> f64 {
+    debug_assert!(df >= 2 && df.is_multiple_of(2) && 0.0 < p && p < 1.0);
+    let cdf = |x: f64| {
+        let h = x / 2.0;
+        let (mut term, mut sum) = (1.0f64, 1.0f64);
+        for k in 1..df / 2 {
+            term *= h / k as f64;
+            sum += term;
+        }
+        1.0 - (-h).exp() * sum
+    };
+    let (mut lo, mut hi) = (0.0f64, df as f64 + 20.0 * (df as f64).sqrt() + 50.0);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if cdf(mid) < p {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
 /// Everything a benchmark prints about one sample.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
@@ -357,5 +405,41 @@ mod tests {
             let above = xs.iter().filter(|&&x| x > m).count();
             prop_assert!(below <= xs.len() / 2 && above <= xs.len() / 2);
         }
+    }
+
+    /// χ² quantiles against published tables, and the exposure interval's
+    /// coverage on simulated exponential lifetimes with censoring.
+    #[test]
+    fn exponential_mean_interval() {
+        for (df, p, want) in [
+            (2, 0.975, 7.377_759),
+            (4, 0.975, 11.143_287),
+            (6, 0.975, 14.449_375),
+            (2, 0.025, 0.050_636),
+            (40, 0.025, 24.433_039),
+            (42, 0.975, 61.776_68),
+        ] {
+            let got = chi2_even_quantile(df, p);
+            assert!((got - want).abs() < 1e-4 * want, "df {df} p {p}: {got}");
+        }
+        let (est, ci) = exponential_mean95(188.0, 0);
+        assert!(est.is_infinite() && ci.high.is_infinite());
+        assert!((ci.low - 2.0 * 188.0 / 7.377_759).abs() < 1e-3);
+        // Coverage: 20 runs of mean 100, each stopped at 150.
+        let mut rng = crate::Rng::new(7);
+        let trials = 4000;
+        let mut covered = 0;
+        for _ in 0..trials {
+            let (mut exposure, mut ends) = (0.0, 0);
+            for _ in 0..20 {
+                let life = -100.0 * (1.0 - rng.unit()).ln();
+                exposure += life.min(150.0);
+                ends += u64::from(life < 150.0);
+            }
+            let (_, ci) = exponential_mean95(exposure, ends);
+            covered += usize::from(ci.low <= 100.0 && 100.0 <= ci.high);
+        }
+        let share = covered as f64 / trials as f64;
+        assert!((0.94..=0.985).contains(&share), "coverage {share}");
     }
 }

@@ -15,7 +15,7 @@ use crate::rules::Rules;
 use crate::source::{PieceSource, Randomizer};
 use arcade_core::progress::Progress;
 use arcade_core::runner::fold_episodes;
-use arcade_core::stats::Tally;
+use arcade_core::stats::{Tally, exponential_mean95};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::Range;
@@ -32,6 +32,10 @@ pub struct BenchConfig {
     pub limits: Limits,
     pub mode: MoveMode,
     pub preview: bool,
+    /// The expectation over the next piece from this stack height up
+    /// ([`Player::with_expectation`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect_from: Option<usize>,
     pub randomizer: Randomizer,
 }
 
@@ -77,6 +81,8 @@ pub struct BenchReport {
     pub seed: u64,
     pub mode: MoveMode,
     pub preview: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect_from: Option<usize>,
     pub randomizer: Randomizer,
     pub mean_lines: f64,
     pub ci95: [f64; 2],
@@ -87,6 +93,10 @@ pub struct BenchReport {
     pub max_lines: u64,
     /// Games stopped by `limits` rather than by topping out.
     pub capped_games: u64,
+    /// With capped games the mean above is only a lower bound; this is the
+    /// mean under the exponential model of a game's length.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub if_exponential: Option<ExponentialMean>,
     pub pieces: u64,
     pub pieces_per_sec: f64,
     pub seconds: f64,
@@ -94,6 +104,41 @@ pub struct BenchReport {
     /// Every game's lines, in order, when asked for (and kept).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub lines_per_game: Option<Vec<u64>>,
+}
+
+/// Lines per game when games end at a constant rate (a strong player's
+/// games are close to exponential), estimated from games that were capped as
+/// well as those that ended ([`exponential_mean95`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExponentialMean {
+    /// Games that topped out.
+    pub ended_games: u64,
+    /// Lines of every game, capped ones included.
+    pub total_lines: u64,
+    /// `total_lines / ended_games`; none when no game ended.
+    pub mean_lines: Option<f64>,
+    pub ci95_low: f64,
+    /// None (unbounded) when no game ended.
+    pub ci95_high: Option<f64>,
+}
+
+impl ExponentialMean {
+    fn of(partial: &BenchPartial) -> Option<ExponentialMean> {
+        if partial.capped_games == 0 {
+            return None;
+        }
+        let ended = partial.lines.n - partial.capped_games;
+        let total = partial.lines.sum as u64;
+        let (estimate, ci) = exponential_mean95(total as f64, ended);
+        let finite = |x: f64| x.is_finite().then_some(x);
+        Some(ExponentialMean {
+            ended_games: ended,
+            total_lines: total,
+            mean_lines: finite(estimate),
+            ci95_low: ci.low,
+            ci95_high: finite(ci.high),
+        })
+    }
 }
 
 impl BenchReport {
@@ -113,6 +158,7 @@ impl BenchReport {
             seed: cfg.seed,
             mode: cfg.mode,
             preview: cfg.preview,
+            expect_from: cfg.expect_from,
             randomizer: cfg.randomizer,
             mean_lines: lines.mean(),
             ci95: lines.ci95().as_array(),
@@ -121,6 +167,7 @@ impl BenchReport {
             min_lines: lines.min.unwrap_or(0),
             max_lines: lines.max.unwrap_or(0),
             capped_games: partial.capped_games,
+            if_exponential: ExponentialMean::of(partial),
             pieces: partial.pieces,
             pieces_per_sec: partial.pieces as f64 / seconds,
             seconds,
@@ -143,7 +190,11 @@ impl fmt::Display for BenchReport {
             MoveMode::Drop => "drop",
             MoveMode::Reach => "reach",
         };
-        let preview = if r.preview { " + preview" } else { "" };
+        let preview = match (r.preview, r.expect_from) {
+            (true, _) => " + preview".to_string(),
+            (false, Some(h)) => format!(" + expectation from height {h}"),
+            (false, None) => String::new(),
+        };
         writeln!(
             f,
             "{} on {} ({mode}{preview}, {} pieces), {} games, seed {}",
@@ -160,6 +211,18 @@ impl fmt::Display for BenchReport {
                 f,
                 "  {} of {} games stopped at the cap",
                 r.capped_games, r.games
+            )?;
+        }
+        if let Some(e) = &r.if_exponential {
+            let show = |x: Option<f64>| x.map_or("unbounded".into(), |x| format!("{x:.1}"));
+            writeln!(
+                f,
+                "  if game lengths are exponential: mean {}  95% CI [{:.1}, {}]  ({} games ended in {} lines)",
+                show(e.mean_lines),
+                e.ci95_low,
+                show(e.ci95_high),
+                e.ended_games,
+                e.total_lines
             )?;
         }
         writeln!(
@@ -190,7 +253,10 @@ pub fn run_range(
     range: Range<u64>,
     progress: &Progress,
 ) -> BenchPartial {
-    let player = Player::new(rules.clone(), weights.clone(), cfg.mode, cfg.preview);
+    let mut player = Player::new(rules.clone(), weights.clone(), cfg.mode, cfg.preview);
+    if let Some(from) = cfg.expect_from {
+        player = player.with_expectation(from);
+    }
     let mut partial = BenchPartial::new();
     fold_episodes(
         range,
@@ -235,6 +301,7 @@ mod tests {
             limits: Limits::default(),
             mode: MoveMode::Drop,
             preview: false,
+            expect_from: None,
             randomizer: Randomizer::Uniform,
         }
     }

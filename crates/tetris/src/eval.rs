@@ -10,7 +10,10 @@
 //!   −9.22, column transitions −19.77, holes −13.08, wells −10.49, hole depth
 //!   −1.61, rows with holes −24.04;
 //! - `arcade-tuned`: our own, tuned with `arcade tetris tune` on the 10×10
-//!   board (`weights/arcade-tuned.json` records the commands and results).
+//!   board (`weights/arcade-tuned.json` records the commands and results);
+//! - `bcts-expect`: BCTS's weights, averaging over the unknown next piece once
+//!   the stack is 12 rows high ([`crate::player::Player::with_expectation`];
+//!   measured on 10×20 in `docs/results/tetris.md`).
 
 use crate::features::{COUNT, Feature, Values};
 use serde_json::{Map, Value};
@@ -18,15 +21,30 @@ use std::fmt::Write as _;
 use std::path::Path;
 use thiserror::Error;
 
-/// A named weight per feature.
+/// A named weight per feature: an AI.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Weights {
     pub name: String,
     pub values: [f64; COUNT],
+    /// How the AI plays without preview: from this stack height up it
+    /// averages over the next piece (`"expect_from"` in a weights file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect_from: Option<usize>,
 }
 
 /// Names of the built-in weight sets.
-pub const BUILTINS: [&str; 4] = ["dellacherie", "el-tetris", "bcts", "arcade-tuned"];
+pub const BUILTINS: [&str; 5] = [
+    "dellacherie",
+    "el-tetris",
+    "bcts",
+    "arcade-tuned",
+    "bcts-expect",
+];
+
+/// The stack height from which `bcts-expect` averages over the next piece:
+/// the top 8 rows of the 10×20 board, where BCTS rarely plays (12% of its
+/// speed, measured in `docs/results/tetris.md`).
+const BCTS_EXPECT_FROM: usize = 12;
 
 /// The tuned weights as `arcade tetris tune` wrote them, with provenance.
 const ARCADE_TUNED: &str = include_str!("../weights/arcade-tuned.json");
@@ -88,6 +106,7 @@ impl Weights {
         Weights {
             name: name.to_string(),
             values,
+            expect_from: None,
         }
     }
 
@@ -111,7 +130,7 @@ impl Weights {
                 (Holes, -7.899265427351652),
                 (WellSums, -3.3855972247263626),
             ],
-            "bcts" => &[
+            "bcts" | "bcts-expect" => &[
                 (LandingHeight, -12.63),
                 (ErodedCells, 6.60),
                 (RowTransitions, -9.22),
@@ -127,7 +146,11 @@ impl Weights {
             }
             _ => return None,
         };
-        Some(Weights::from_pairs(name, pairs))
+        let mut w = Weights::from_pairs(name, pairs);
+        if name == "bcts-expect" {
+            w.expect_from = Some(BCTS_EXPECT_FROM);
+        }
+        Some(w)
     }
 
     /// A built-in name, or else the path of a weights file.
@@ -180,9 +203,9 @@ impl Weights {
         Ok(w)
     }
 
-    /// Parses `{"features": {"holes": -7.9, ...}}`, with optional `"name"`
-    /// and free-form `"about"` (provenance) keys. `origin` names the input in
-    /// error messages.
+    /// Parses `{"features": {"holes": -7.9, ...}}`, with optional `"name"`,
+    /// `"expect_from"` (a stack height) and free-form `"about"` (provenance)
+    /// keys. `origin` names the input in error messages.
     pub fn parse(text: &str, origin: &str) -> Result<Weights, WeightsError> {
         let layout = |message: &str| WeightsError::Layout {
             origin: origin.to_string(),
@@ -203,9 +226,9 @@ impl Weights {
             layout("expected a JSON object like {\"features\": {\"holes\": -7.9}}")
         })?;
         for key in top.keys() {
-            if !["features", "name", "about"].contains(&key.as_str()) {
+            if !["features", "name", "about", "expect_from"].contains(&key.as_str()) {
                 let msg = format!(
-                    "unexpected key {key:?} (expected \"features\", \"name\" or \"about\")"
+                    "unexpected key {key:?} (expected \"features\", \"name\", \"expect_from\" or \"about\")"
                 );
                 return Err(layout(&msg));
             }
@@ -244,7 +267,20 @@ impl Weights {
             Some(Value::String(s)) => s.clone(),
             Some(_) => return Err(layout("\"name\" must be a string")),
         };
-        Ok(Weights { name, values })
+        let expect_from = match top.get("expect_from") {
+            None => None,
+            Some(v) => Some(
+                v.as_u64()
+                    .filter(|&h| h <= 40)
+                    .ok_or_else(|| layout("\"expect_from\" must be a stack height from 0 to 40"))?
+                    as usize,
+            ),
+        };
+        Ok(Weights {
+            name,
+            values,
+            expect_from,
+        })
     }
 
     /// The weights file form, with provenance notes in `about`.
@@ -256,6 +292,9 @@ impl Weights {
         let mut doc = Map::new();
         doc.insert("name".into(), Value::from(self.name.clone()));
         doc.insert("features".into(), Value::Object(features));
+        if let Some(h) = self.expect_from {
+            doc.insert("expect_from".into(), Value::from(h));
+        }
         if !about.is_null() {
             doc.insert("about".into(), about);
         }
@@ -290,10 +329,29 @@ mod tests {
 
     #[test]
     fn json_round_trip() {
-        let w = Weights::builtin("bcts").unwrap();
-        let text = w.to_json(Value::Null);
-        let back = Weights::parse(&text, "x.json").unwrap();
-        assert_eq!(back, w);
+        for name in BUILTINS {
+            let w = Weights::builtin(name).unwrap();
+            let text = w.to_json(Value::Null);
+            let back = Weights::parse(&text, "x.json").unwrap();
+            assert_eq!(back, w);
+        }
+        let expect = Weights::builtin("bcts-expect").unwrap();
+        assert_eq!(expect.expect_from, Some(BCTS_EXPECT_FROM));
+        assert_eq!(expect.values, Weights::builtin("bcts").unwrap().values);
+    }
+
+    #[test]
+    fn expect_from_must_be_a_height() {
+        for bad in ["-1", "1.5", "\"12\"", "41"] {
+            let text = format!(r#"{{"features": {{"holes": -1}}, "expect_from": {bad}}}"#);
+            let err = Weights::parse(&text, "w.json").unwrap_err().to_string();
+            assert!(
+                err.contains("\"expect_from\" must be a stack height"),
+                "{bad}: {err}"
+            );
+        }
+        let ok = r#"{"features": {"holes": -1}, "expect_from": 9}"#;
+        assert_eq!(Weights::parse(ok, "w.json").unwrap().expect_from, Some(9));
     }
 
     #[test]

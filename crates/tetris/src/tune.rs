@@ -50,6 +50,7 @@ impl TuneSetup {
         Weights {
             name: name.to_string(),
             values,
+            expect_from: None,
         }
     }
 
@@ -72,6 +73,7 @@ impl TuneSetup {
             },
             mode: self.mode,
             preview: false,
+            expect_from: None,
             randomizer: self.randomizer,
         };
         let player = Player::new(

@@ -17,6 +17,7 @@ fn bench(name: &str) -> BenchReport {
         limits: Limits::default(),
         mode: MoveMode::Drop,
         preview: false,
+        expect_from: None,
         randomizer: Randomizer::Uniform,
     };
     bench::run(

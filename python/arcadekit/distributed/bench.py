@@ -50,10 +50,16 @@ def plan(units: int, shard_size: int):
     return [(s, min(s + shard_size, units)) for s in range(0, units, shard_size)]
 
 
+#: Shards per CPU by default: at the end of a run a CPU waits for at most
+#: one shard of another, so more shards leave less idle; each costs Ray
+#: about 6 ms (docs/results/cluster.md).
+SHARDS_PER_CPU = 32
+
+
 def default_shard_size(units: int, cpus: int) -> int:
-    """Eight shards per CPU (so a slow shard does not leave CPUs idle at the
-    end), never fewer than one game per shard."""
-    return max(1, -(-units // (8 * max(cpus, 1))))
+    """:data:`SHARDS_PER_CPU` shards per CPU, never fewer than one game per
+    shard."""
+    return max(1, -(-units // (SHARDS_PER_CPU * max(cpus, 1))))
 
 
 def run_bench(

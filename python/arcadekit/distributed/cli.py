@@ -34,9 +34,10 @@ BENCH_OPTIONS = {
         ("--seed", int, "master seed: game i plays the layout of seed derive(S, i) [1]"),
     ]),
     "tetris": ("tetris-bench", "arcade tetris bench", [
-        ("--ai", str, "dellacherie, el-tetris, bcts, arcade-tuned or a weights file present on every node (required)"),
+        ("--ai", str, "dellacherie, el-tetris, bcts, arcade-tuned, bcts-expect or a weights file present on every node (required)"),
         ("--moves", str, "drop or reach [drop]"),
         ("--preview", "flag", "also look at the next piece"),
+        ("--expect-from", int, "from this stack height, average over the unknown next piece [the AI's own]"),
         ("--board", str, "WIDTHxHEIGHT [10x10]"),
         ("--games", int, "number of games [100]"),
         ("--seed", int, "master seed [1]"),
@@ -165,7 +166,7 @@ def parser() -> argparse.ArgumentParser:
         p = games.add_parser(game, help=f"as `{command}`", description=f"As `{command} --json`, on the cluster.")
         _add_options(p, options)
         p.add_argument("--store", help="JSON-lines file of finished shards (resume by running the same command again)")
-        p.add_argument("--shard-size", type=int, help="games per shard [the games over 8 shards per CPU]")
+        p.add_argument("--shard-size", type=int, help="games per shard [the games over 32 shards per CPU]")
         _add_cluster(p)
     for verb, help_text in [("tune", "tune weights with the evaluations spread over the cluster"),
                             ("search", "Ray Tune's random search on the same fitness, to compare with CEM")]:

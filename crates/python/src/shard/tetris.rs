@@ -17,6 +17,8 @@ struct Spec {
     moves: MoveMode,
     #[serde(default)]
     preview: bool,
+    /// `--expect-from`: overrides the AI's own.
+    expect_from: Option<usize>,
     /// `WIDTHxHEIGHT`.
     #[serde(default = "ten_by_ten")]
     board: String,
@@ -79,6 +81,7 @@ impl Sharded for TetrisBench {
             },
             mode: s.moves,
             preview: s.preview,
+            expect_from: s.expect_from.or(weights.expect_from),
             randomizer: s.pieces,
         };
         Ok(TetrisBench { cfg, weights })
