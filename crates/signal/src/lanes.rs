@@ -60,7 +60,6 @@ mod avx2 {
     use super::{lane_positions, stand_in};
     use crate::key::mean2;
     use std::arch::x86_64::*;
-    use std::hint::select_unpredictable;
 
     /// `[x1, x2, x3, +inf]`: lane `l` takes lane `l + 1`.
     #[inline]
@@ -98,7 +97,7 @@ mod avx2 {
 
     /// The median of the window `w` given its NaN count, where `at[r]` is
     /// the place of rank `r`. NaNs entering and leaving flip the parity of
-    /// the count at random, so the even case is a select, not a branch.
+    /// the count at random, so the even case is a blend, not a branch.
     #[inline]
     #[target_feature(enable = "avx2")]
     fn median(w: &[__m256d], at: &[u32], window: usize, nans: usize) -> f64 {
@@ -110,7 +109,13 @@ mod avx2 {
         let even = valid.is_multiple_of(2);
         let read = |r: usize| lane(w[at[r] as usize / 4], at[r] as usize % 4);
         let (lo, hi) = (read(r), read(r + usize::from(even)));
-        select_unpredictable(even, mean2(lo, hi), lo)
+        // A blend: LLVM turns a select of two `f64`s back into a branch.
+        let mask = _mm_castsi128_pd(_mm_set1_epi64x(-i64::from(even)));
+        _mm_cvtsd_f64(_mm_blendv_pd(
+            _mm_set_sd(lo),
+            _mm_set_sd(mean2(lo, hi)),
+            mask,
+        ))
     }
 
     /// One slide of the lane-major window `w`: `old` out, `new` in.
