@@ -32,8 +32,9 @@ def test_move_median_equals_bottleneck(window, share):
 
 @pytest.mark.parametrize("window", [17, 24, 32, 33, 100])
 def test_move_median_one_row_random_and_monotone(window):
-    """One row runs on the calling thread; windows 17–32 take the sorted
-    window on random input and the blocks on monotone input."""
+    """One row runs on the calling thread; windows 17–100 take the AVX2
+    sorted window (or the scalar one) on random input and the blocks on
+    monotone input."""
     rng = np.random.default_rng(window)
     for a in [rng.normal(size=5000), np.sort(rng.normal(size=5000)), -np.arange(5000.0)]:
         a[rng.random(a.shape) < 0.02] = np.nan
@@ -41,6 +42,20 @@ def test_move_median_one_row_random_and_monotone(window):
             np.testing.assert_array_equal(
                 ak.move_median(a, window, min_count), bn.move_median(a, window, min_count)
             )
+
+
+@pytest.mark.parametrize("algorithm", ["sorted", "lanes", "heap", "blocks"])
+@pytest.mark.parametrize("window", [5, 13, 64, 160])
+def test_move_median_each_algorithm_equals_bottleneck(algorithm, window):
+    """Every batch algorithm, whichever `auto` would pick, with NaN runs."""
+    from arcadekit._arcadekit import move_median_rows
+
+    rng = np.random.default_rng(window)
+    a = _random_with_nans(rng, (1, 2000), 0.05)
+    a[0, 500:700] = np.nan
+    np.testing.assert_array_equal(
+        move_median_rows(a, window, 1, algorithm), bn.move_median(a, window, 1)
+    )
 
 
 def test_move_median_axes_dtypes_and_ties():

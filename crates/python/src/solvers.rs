@@ -5,7 +5,7 @@
 use crate::{to_json, value_error};
 use arcade_core::input::MAX_INPUT_BYTES;
 use arcade_core::progress::Progress;
-use arcade_signal::{Algorithm, RollingMedian, rolling_median_append};
+use arcade_signal::{Algorithm, prefix_medians_append, rolling_median_append};
 use arcade_sketch::Light;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyReadonlyArrayDyn};
 use pyo3::prelude::*;
@@ -26,8 +26,8 @@ pub(crate) fn bounded<'a>(what: &str, text: &'a str) -> PyResult<&'a str> {
 /// `bottleneck.move_median` of one row. The full windows come from the
 /// batch median (sorted window, heap or Suomela's blocks, each faster than
 /// bottleneck's heap where it is picked), which leaves NaNs out as
-/// bottleneck does; the shorter windows at the start from the streaming
-/// median; then windows with fewer than `min_count` numbers become NaN.
+/// bottleneck does; the shorter windows at the start are the prefixes'
+/// medians; then windows with fewer than `min_count` numbers become NaN.
 /// Appends the row's `data.len()` values to `out`.
 fn move_median_row(
     data: &[f64],
@@ -39,16 +39,14 @@ fn move_median_row(
     let start = out.len();
     out.reserve(data.len());
     let head = (window - 1).min(data.len());
-    let mut m = RollingMedian::new(window);
-    for &x in &data[..head] {
-        m.push(x);
-        out.push(m.median());
-    }
+    prefix_medians_append(&data[..head], out);
     if data.len() >= window {
         rolling_median_append(data, window, algorithm, out);
     }
+    // With `min_count` 1 only windows without a number fall short, and
+    // both medians already give NaN for those.
     let out = &mut out[start..];
-    if min_count > 1 || data.iter().any(|x| x.is_nan()) {
+    if min_count > 1 {
         let mut numbers = 0usize;
         for i in 0..data.len() {
             numbers += usize::from(!data[i].is_nan());
@@ -63,7 +61,7 @@ fn move_median_row(
 }
 
 /// `move_median` over the rows of a C-contiguous `(rows, n)` array.
-/// `algorithm` ("auto", "sorted", "heap", "blocks") is for benchmarks.
+/// `algorithm` ("auto", "sorted", "lanes", "heap", "blocks") is for benchmarks.
 #[pyfunction]
 #[pyo3(signature = (a, window, min_count, algorithm="auto"))]
 fn move_median_rows<'py>(
@@ -90,9 +88,10 @@ fn move_median_rows<'py>(
         "sorted" => Algorithm::Sorted,
         "heap" => Algorithm::Heap,
         "blocks" => Algorithm::Blocks,
+        "lanes" => Algorithm::Lanes,
         other => {
             return Err(value_error(format!(
-                "unknown algorithm {other:?} (expected auto, sorted, heap or blocks)"
+                "unknown algorithm {other:?} (expected auto, sorted, lanes, heap or blocks)"
             )));
         }
     };

@@ -3,11 +3,12 @@
 //! - [`RollingMedian`]: streaming, push a value and get the median of the last
 //!   `k` once `k` values are in; O(k) memory.
 //! - [`rolling_median`]: batch, one median per full window of a slice; picks
-//!   by window length and input ([`Algorithm`]) between a branch-free sorted
-//!   window (k ≤ 32) and Suomela's sort-based block algorithm (larger k, or
-//!   k > 16 on monotone input), which
-//!   reads the medians of sorted or reverse-sorted stretches of the input
-//!   straight off it.
+//!   by window length, input and CPU ([`Algorithm`]) between a branch-free
+//!   sorted window (small k), the same held in AVX2 vectors (k ≤ 160) and
+//!   Suomela's sort-based block algorithm (larger k, or k > 16 on monotone
+//!   input), which reads the medians of sorted or reverse-sorted stretches
+//!   of the input straight off it. [`prefix_medians_append`]: the medians of
+//!   every prefix (`move_median`'s outputs before the first full window).
 //! - [`stream_medians`] / [`medians_of_text`]: numbers read from text (one a
 //!   line, or a CSV column) with typed errors; [`move_median`]: bottleneck's
 //!   `move_median(a, window, min_count)` over a slice.
@@ -24,16 +25,19 @@ mod batch;
 mod blocks;
 mod heap;
 pub mod key;
+mod lanes;
 pub mod naive;
+mod prefix;
 mod radix;
 mod sorted;
 mod stream;
 mod streaming;
 
 pub use batch::{
-    Algorithm, SORTED_ALWAYS_WINDOW, SORTED_MAX_WINDOW, rolling_median, rolling_median_append,
-    rolling_median_into, rolling_median_with,
+    Algorithm, LANES_MAX_WINDOW, SORTED_ALWAYS_WINDOW, SORTED_MAX_WINDOW, rolling_median,
+    rolling_median_append, rolling_median_into, rolling_median_with,
 };
+pub use prefix::prefix_medians_append;
 pub use stream::{
     Lines, MAX_LINE_BYTES, MedianError, QUOTE_CHARS, ReadOptions, Sink, StreamSummary,
     medians_of_text, move_median, quote, stream_medians,

@@ -5,7 +5,8 @@ use arcade_signal::naive::rolling_median_naive;
 use arcade_signal::{Algorithm, RollingMedian, rolling_median, rolling_median_with};
 use proptest::prelude::*;
 
-const ALGORITHMS: [Algorithm; 4] = [
+const ALGORITHMS: [Algorithm; 5] = [
+    Algorithm::Lanes,
     Algorithm::Auto,
     Algorithm::Sorted,
     Algorithm::Heap,
