@@ -13,12 +13,18 @@ use arcade_flappy::viability::{CYCLE_START_X, DepthMap, Depths, Judge};
 use std::time::{Duration, Instant};
 
 fn main() {
-    let mut args = std::env::args().skip(1).map(|a| a.parse::<u64>().expect("a number"));
+    let mut args = std::env::args()
+        .skip(1)
+        .map(|a| a.parse::<u64>().expect("a number"));
     let games = args.next().unwrap_or(20);
     let pipes = args.next().unwrap_or(50);
     let t = Instant::now();
     let depths = Depths::shared();
-    println!("kernels: {} margins in {:.1} s", depths.kernels().len(), t.elapsed().as_secs_f64());
+    println!(
+        "kernels: {} margins in {:.1} s",
+        depths.kernels().len(),
+        t.elapsed().as_secs_f64()
+    );
     let (mut first, mut build, mut look) = (Vec::new(), Vec::new(), Vec::new());
     for seed in 0..games {
         let mut env = Env::new(seed, Some(pipes));
@@ -45,14 +51,20 @@ fn main() {
     report("a new pipe (depth map built, from x = 148)", &mut build);
     report("same pipe (look-up)", &mut look);
     // The build alone, on every pair of gaps in turn (`BUILDS` of them).
-    let builds: usize = std::env::var("BUILDS").ok().and_then(|b| b.parse().ok()).unwrap_or(0);
+    let builds: usize = std::env::var("BUILDS")
+        .ok()
+        .and_then(|b| b.parse().ok())
+        .unwrap_or(0);
     let t = Instant::now();
     for i in 0..builds {
         let (a, b) = (80 + (i % 140) as i32, 80 + (i * 7 % 140) as i32);
         std::hint::black_box(DepthMap::new(depths, a, b, CYCLE_START_X));
     }
     if builds > 0 {
-        println!("{builds} builds: {:.1}us each", t.elapsed().as_secs_f64() * 1e6 / builds as f64);
+        println!(
+            "{builds} builds: {:.1}us each",
+            t.elapsed().as_secs_f64() * 1e6 / builds as f64
+        );
     }
 }
 

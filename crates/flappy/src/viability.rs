@@ -213,7 +213,9 @@ fn allowed(x: i32, gap_top: i32, margin: i32) -> Row {
 /// left edge needed (at least the clearing position).
 fn stretch(gap_top: i32, margin: i32, after: &BirdSet, reach: i32) -> Vec<BirdSet> {
     let mut sets = Vec::with_capacity(index(reach.max(cleared_x())) + 1);
-    each_safe_set(gap_top, margin, after, reach, |_, set| sets.push(set.clone()));
+    each_safe_set(gap_top, margin, after, reach, |_, set| {
+        sets.push(set.clone())
+    });
     sets
 }
 
@@ -439,7 +441,8 @@ impl DepthMap {
             .map(|k| clearing_set(ahead, k.margin, k.at(next)))
             .collect();
         let mut scratch = sets.clone();
-        for (f, counter) in planes.chunks_mut(bits).enumerate() {
+        // (Without kernels there are no planes, and every depth is −1.)
+        for (f, counter) in planes.chunks_mut(bits.max(1)).enumerate() {
             if f > 0 {
                 let x = cleared_x() + PIPE_SPEED * f as i32;
                 for ((later, set), k) in sets.iter().zip(&mut scratch).zip(kernels) {
@@ -563,7 +566,15 @@ mod tests {
     #[test]
     fn band_matches_naive() {
         for lo in -3..HEIGHTS as i32 + 3 {
-            for hi in [lo - 1, lo, lo + 1, lo + 63, lo + 64, lo + 200, HEIGHTS as i32 + 5] {
+            for hi in [
+                lo - 1,
+                lo,
+                lo + 1,
+                lo + 63,
+                lo + 64,
+                lo + 200,
+                HEIGHTS as i32 + 5,
+            ] {
                 let mut expect = [0u64; WORDS];
                 for y in lo.max(0)..=hi.min(HEIGHTS as i32 - 1) {
                     expect[y as usize / 64] |= 1 << (y % 64);
@@ -711,7 +722,11 @@ mod tests {
                 let y = rng.below(HEIGHTS as u64) as i32;
                 let vel = FLAP_VEL + rng.below(SPEEDS as u64) as i32;
                 let d = depth(&stretches, x, y, vel);
-                assert_eq!(map.depth(x, y, vel), d, "gaps {ahead} {next} at {x} {y} {vel}");
+                assert_eq!(
+                    map.depth(x, y, vel),
+                    d,
+                    "gaps {ahead} {next} at {x} {y} {vel}"
+                );
                 seen[(d + 1) as usize] += 1;
             }
             assert!(seen.iter().all(|&n| n > 0), "every depth occurs: {seen:?}");
