@@ -120,7 +120,7 @@ fn kernels() -> Option<&'static Depths> {
     KERNELS.get().copied()
 }
 
-/// Computes the viability kernels in the background (about 20 s of CPU,
+/// Computes the viability kernels in the background (about 5 s of CPU,
 /// once per process); the server calls this when it starts.
 pub fn warm_up() {
     std::thread::spawn(compute_kernels);
@@ -174,7 +174,7 @@ impl Player {
             "heuristic" => Ok(Player::Heuristic),
             "oracle" => kernels().map(|d| Player::Oracle(Oracle::new(d))).ok_or_else(|| {
                 ApiError::Unprocessable(
-                    "the oracle's viability kernels are still being computed (about 20 s of CPU after the server starts); try again shortly".into(),
+                    "the oracle's viability kernels are still being computed (a few seconds after the server starts); try again shortly".into(),
                 )
             }),
             _ => {
