@@ -1,7 +1,8 @@
 //! Where a viability judge spends its time: plays the oracle on `GAMES`
 //! seeds (default 20, at most `PIPES` pipes each, default 50) and times every
-//! `Judge::action_depths` call, apart the ones that build the stretches of a
-//! new pipe from the ones that only look a state up.
+//! `Judge::action_depths` call: those that build the depth map of the first
+//! pipe or of a new one apart from those that only look a state up. With
+//! `BUILDS=n`, also times n depth maps built alone. Figures: docs/results/web.md.
 //!
 //! ```text
 //! cargo run --release -p arcade-flappy --example judge -- [GAMES] [PIPES]
@@ -26,6 +27,7 @@ fn main() {
         t.elapsed().as_secs_f64()
     );
     let (mut first, mut build, mut look) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut first_bytes, mut bytes) = (0, 0);
     for seed in 0..games {
         let mut env = Env::new(seed, Some(pipes));
         let mut oracle = Oracle::new(depths);
@@ -38,8 +40,14 @@ fn main() {
             std::hint::black_box(judge.action_depths(&env));
             let took = t.elapsed();
             match last {
-                None => first.push(took),
-                Some(k) if k != key => build.push(took),
+                None => {
+                    first.push(took);
+                    first_bytes = judge.bytes();
+                }
+                Some(k) if k != key => {
+                    build.push(took);
+                    bytes = judge.bytes();
+                }
                 _ => look.push(took),
             }
             last = Some(key);
@@ -50,6 +58,11 @@ fn main() {
     report("the first pipe (depth map built, from x = 488)", &mut first);
     report("a new pipe (depth map built, from x = 148)", &mut build);
     report("same pipe (look-up)", &mut look);
+    println!(
+        "a judge holds {} KB before the first pipe, {} KB after",
+        first_bytes / 1000,
+        bytes / 1000
+    );
     // The build alone, on every pair of gaps in turn (`BUILDS` of them).
     let builds: usize = std::env::var("BUILDS")
         .ok()

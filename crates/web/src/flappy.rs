@@ -57,9 +57,9 @@ pub fn policy_names() -> Vec<&'static str> {
     names
 }
 
-/// Most games holding a margin judge at once: a judge keeps the safe sets
-/// of the pipe ahead for every margin (about 0.5 MB, 1.6 MB before the
-/// first pipe), so memory stays bounded whatever the number of games;
+/// Most games holding a margin judge at once: a judge keeps the depth map
+/// of the pipe ahead (142 KB, 468 KB before the first pipe), so memory
+/// stays bounded (at most about 120 MB) whatever the number of games;
 /// beyond this, `depth` is `null` until a judge is free.
 pub const MAX_MARGIN_GAMES: usize = 256;
 
