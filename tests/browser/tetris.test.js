@@ -65,6 +65,33 @@ test("the AI ghost agrees with arcade tetris play", async (t) => {
   });
 });
 
+test("a watch at 30 pieces/s draws every piece where arcade tetris play puts it", async (t) => {
+  const n = 60;
+  const cli = JSON.parse(execFileSync(process.env.ARCADE_BIN || "target/release/arcade",
+    ["tetris", "play", "--ai", "el-tetris", "--seed", "7", "--max-pieces", String(n), "--placements", "--json"]).toString());
+  await onPage(chrome.browser, t, "/tetris", async (page) => {
+    // Every board drawn: its piece count and the placement outlined.
+    await page.evaluate(() => {
+      const board = document.querySelector("#board");
+      window.drawn = [];
+      new MutationObserver(() => {
+        const last = window.drawn[window.drawn.length - 1];
+        if (!last || last.pieces !== board.dataset.pieces) window.drawn.push({ pieces: board.dataset.pieces, last: board.dataset.last });
+      }).observe(board, { attributes: true, attributeFilter: ["data-pieces"] });
+    });
+    await page.selectOption("#mode", "watch");
+    await page.selectOption("#ai", "el-tetris");
+    await page.selectOption("#speed", "30");
+    await page.fill("#seed", "7");
+    await page.click("#new");
+    await page.waitForFunction((m) => Number(document.querySelector("#board").dataset.pieces) >= m, n, { timeout: 15000 });
+    const drawn = (await page.evaluate(() => window.drawn)).filter((d) => Number(d.pieces) >= 1 && Number(d.pieces) <= n);
+    assert.deepEqual(drawn.map((d) => Number(d.pieces)), Array.from({ length: n }, (_, i) => i + 1));
+    const placements = drawn.map((d) => { const [rotation, col, row] = d.last.split(",").map(Number); return { rotation, col, row }; });
+    assert.deepEqual(placements, cli.placements.slice(0, n));
+  });
+});
+
 test("watch an AI at full speed", async (t) => {
   await onPage(chrome.browser, t, "/tetris", async (page) => {
     await page.selectOption("#mode", "watch");

@@ -116,61 +116,80 @@ impl BirdSet {
     /// States that reach `self` in one frame by flapping or not, among
     /// those allowed by `allowed` (a row of heights, the same for every speed).
     fn predecessors(&self, allowed: &Row) -> BirdSet {
+        let mut out = BirdSet::empty();
+        self.predecessors_into(allowed, &mut out);
+        out
+    }
+
+    /// [`predecessors`](Self::predecessors) written into `out`.
+    fn predecessors_into(&self, allowed: &Row, out: &mut BirdSet) {
         // A flap leads from height y to (y + FLAP_VEL, FLAP_VEL) whatever the speed.
         let flap = shift(&self.rows[0], -FLAP_VEL);
-        let mut out = BirdSet::empty();
         for (i, row) in out.rows.iter_mut().enumerate() {
             let vel = FLAP_VEL + i as i32;
             let next = (vel + GRAVITY).min(MAX_FALL);
-            let fall = shift(&self.rows[(next - FLAP_VEL) as usize], -next);
-            for w in 0..WORDS {
-                row[w] = (flap[w] | fall[w]) & allowed[w];
+            let from = &self.rows[(next - FLAP_VEL) as usize];
+            // Word by word, so that no shifted row is stored and read back.
+            for (w, word) in row.iter_mut().enumerate() {
+                *word = (flap[w] | shifted_word(from, w, -next)) & allowed[w];
             }
         }
-        out
+    }
+}
+
+/// Word `w` of `shift(row, by)`, for `|by| < 64`.
+#[inline]
+fn shifted_word(row: &Row, w: usize, by: i32) -> u64 {
+    let bits = by.unsigned_abs();
+    // `(x >> 1) >> (63 - bits)` is the carry `x >> (64 - bits)`, and 0 when
+    // `bits` is 0, without a branch.
+    if by >= 0 {
+        let below = if w > 0 { row[w - 1] } else { 0 };
+        row[w] << bits | (below >> 1) >> (63 - bits)
+    } else {
+        let above = if w + 1 < WORDS { row[w + 1] } else { 0 };
+        row[w] >> bits | (above << 1) << (63 - bits)
     }
 }
 
 /// Bits `lo..=hi` of a row, clamped to the screen's heights.
 fn band(lo: i32, hi: i32) -> Row {
+    let (lo, hi) = (lo.max(0), hi.min(HEIGHTS as i32 - 1));
     let mut row = [0; WORDS];
-    for y in lo.max(0)..=hi.min(HEIGHTS as i32 - 1) {
-        row[y as usize / 64] |= 1 << (y % 64);
+    for (w, word) in row.iter_mut().enumerate() {
+        let start = w as i32 * 64;
+        let (a, b) = (lo.max(start), hi.min(start + 63));
+        if a <= b {
+            *word = (u64::MAX >> (63 - (b - a))) << (a - start);
+        }
     }
     row
 }
 
 /// Moves every bit of `row` by `by` places (towards larger heights if positive).
 fn shift(row: &Row, by: i32) -> Row {
+    let n = by.unsigned_abs() as usize;
+    let (words, bits) = (n / 64, (n % 64) as u32);
     let mut out = [0u64; WORDS];
-    let (words, bits) = (by.unsigned_abs() as usize / 64, by.unsigned_abs() % 64);
-    for (i, o) in out.iter_mut().enumerate() {
-        let word = |j: isize| -> u64 {
-            if (0..WORDS as isize).contains(&j) {
-                row[j as usize]
+    if words >= WORDS {
+        return out;
+    }
+    // `(w >> 1) >> (63 - bits)` is the carry `w >> (64 - bits)`, and 0 when
+    // `bits` is 0, without a branch.
+    if by >= 0 {
+        for i in words..WORDS {
+            let below = if i > words { row[i - words - 1] } else { 0 };
+            out[i] = row[i - words] << bits | (below >> 1) >> (63 - bits);
+        }
+    } else {
+        for i in 0..WORDS - words {
+            let above = if i + words + 1 < WORDS {
+                row[i + words + 1]
             } else {
                 0
-            }
-        };
-        let i = i as isize;
-        let w = words as isize;
-        *o = if by >= 0 {
-            let lo = word(i - w) << bits;
-            let carry = if bits == 0 {
-                0
-            } else {
-                word(i - w - 1) >> (64 - bits)
             };
-            lo | carry
-        } else {
-            let hi = word(i + w) >> bits;
-            let carry = if bits == 0 {
-                0
-            } else {
-                word(i + w + 1) << (64 - bits)
-            };
-            hi | carry
-        };
+            out[i] = row[i + words] >> bits | (above << 1) << (63 - bits);
+        }
     }
     out
 }
@@ -193,20 +212,43 @@ fn allowed(x: i32, gap_top: i32, margin: i32) -> Row {
 /// into `after` (states at the clearing frame). `reach` is the largest
 /// left edge needed (at least the clearing position).
 fn stretch(gap_top: i32, margin: i32, after: &BirdSet, reach: i32) -> Vec<BirdSet> {
-    let x0 = cleared_x();
-    let steps = ((reach - x0).max(0) / PIPE_SPEED) as usize;
-    let mut sets = Vec::with_capacity(steps + 1);
+    let mut sets = Vec::with_capacity(index(reach.max(cleared_x())) + 1);
+    each_safe_set(gap_top, margin, after, reach, |_, set| {
+        sets.push(set.clone())
+    });
+    sets
+}
+
+/// Calls `f(k, set)` with the entries of [`stretch`] in order, holding only
+/// the last one.
+fn each_safe_set(
+    gap_top: i32,
+    margin: i32,
+    after: &BirdSet,
+    reach: i32,
+    mut f: impl FnMut(usize, &BirdSet),
+) {
+    let mut at = clearing_set(gap_top, margin, after);
+    f(0, &at);
+    for k in 1..=index(reach.max(cleared_x())) {
+        at = earlier_set(&at, k, gap_top, margin);
+        f(k, &at);
+    }
+}
+
+/// Entry 0 of [`stretch`]: the states of `after` allowed at the clearing.
+fn clearing_set(gap_top: i32, margin: i32, after: &BirdSet) -> BirdSet {
     let mut at = after.clone();
     at.intersect(&BirdSet {
-        rows: [allowed(x0, gap_top, margin); SPEEDS],
+        rows: [allowed(cleared_x(), gap_top, margin); SPEEDS],
     });
-    sets.push(at);
-    for k in 1..=steps {
-        let x = x0 + PIPE_SPEED * k as i32;
-        let prev = sets[k - 1].predecessors(&allowed(x, gap_top, margin));
-        sets.push(prev);
-    }
-    sets
+    at
+}
+
+/// Entry `k` of [`stretch`] from entry `k − 1`.
+fn earlier_set(later: &BirdSet, k: usize, gap_top: i32, margin: i32) -> BirdSet {
+    let x = cleared_x() + PIPE_SPEED * k as i32;
+    later.predecessors(&allowed(x, gap_top, margin))
 }
 
 /// Every gap top the game draws.
@@ -242,8 +284,12 @@ impl Kernel {
                 .map(|g| {
                     let mut meet = BirdSet::heights(0, HEIGHTS as i32);
                     for after in &sets {
-                        let start = stretch(g, margin, after, CYCLE_START_X);
-                        meet.intersect(start.last().expect("non-empty stretch"));
+                        // Only the start of the stretch counts.
+                        each_safe_set(g, margin, after, CYCLE_START_X, |k, start| {
+                            if k == CYCLE_FRAMES {
+                                meet.intersect(start);
+                            }
+                        });
                     }
                     meet
                 })
@@ -364,38 +410,133 @@ impl Depths {
     }
 }
 
-/// Depths of the two actions in any [`Env`], keeping the stretches of the
-/// pipes ahead until they change (once per pipe).
+/// The depth of every state along one stretch, bit-sliced: bit `b` of
+/// `depth + 1` of a state, on the frame where the pipe ahead has left edge
+/// `x`, is in plane `b` of frame `index(x)`. Kernels shrink as the margin
+/// grows, so `depth + 1` is the number of margins whose stretch holds the
+/// state: four planes hold what fifteen stretches (margins 0 to 14) do.
+#[derive(Clone, Debug)]
+pub struct DepthMap {
+    ahead: i32,
+    next: i32,
+    frames: usize,
+    /// Planes per frame.
+    bits: usize,
+    /// Frame-major: plane `b` of frame `f` is `planes[f * bits + b]`.
+    planes: Vec<BirdSet>,
+}
+
+impl DepthMap {
+    /// Depths towards a pipe with gap top `ahead`, clearing it into the
+    /// kernels of the next gap `next`; `reach` is the largest left edge needed.
+    pub fn new(depths: &Depths, ahead: i32, next: i32, reach: i32) -> DepthMap {
+        let frames = index(reach.max(cleared_x())) + 1;
+        let bits = (usize::BITS - depths.kernels.len().leading_zeros()) as usize;
+        let mut planes = vec![BirdSet::empty(); frames * bits];
+        // Every margin's safe set, one frame at a time, so that a frame's
+        // planes are written once, while they are in cache.
+        let kernels = &depths.kernels;
+        let mut sets: Vec<BirdSet> = kernels
+            .iter()
+            .map(|k| clearing_set(ahead, k.margin, k.at(next)))
+            .collect();
+        let mut scratch = sets.clone();
+        // (Without kernels there are no planes, and every depth is −1.)
+        for (f, counter) in planes.chunks_mut(bits.max(1)).enumerate() {
+            if f > 0 {
+                let x = cleared_x() + PIPE_SPEED * f as i32;
+                for ((later, set), k) in sets.iter().zip(&mut scratch).zip(kernels) {
+                    later.predecessors_into(&allowed(x, ahead, k.margin), set);
+                }
+                std::mem::swap(&mut sets, &mut scratch);
+            }
+            for (i, set) in sets.iter().enumerate() {
+                // The states of margin i's set are in every earlier one's
+                // (kernels shrink as the margin grows), so their count goes
+                // from i to i + 1: the planes of the bits that differ flip.
+                let flips = i ^ (i + 1);
+                for (b, plane) in counter.iter_mut().enumerate() {
+                    if flips >> b & 1 == 1 {
+                        for (to, from) in plane.rows.iter_mut().zip(&set.rows) {
+                            for (t, f) in to.iter_mut().zip(from) {
+                                *t ^= f;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        DepthMap {
+            ahead,
+            next,
+            frames,
+            bits,
+            planes,
+        }
+    }
+
+    /// Whether this map is for gaps `(ahead, next)` and reaches left edge `x`.
+    pub fn is_for(&self, ahead: i32, next: i32, x: i32) -> bool {
+        self.ahead == ahead && self.next == next && index(x) < self.frames
+    }
+
+    /// The depth of a bird at `(y, vel)` with the pipe ahead at left edge
+    /// `x`: the largest margin whose kernel it can reach, or −1.
+    pub fn depth(&self, x: i32, y: i32, vel: i32) -> i32 {
+        let f = index(x);
+        if f >= self.frames {
+            return -1;
+        }
+        let counter = &self.planes[f * self.bits..(f + 1) * self.bits];
+        let count: i32 = counter
+            .iter()
+            .enumerate()
+            .map(|(b, plane)| i32::from(plane.contains(y, vel)) << b)
+            .sum();
+        count - 1
+    }
+
+    /// Bytes the map holds.
+    pub fn bytes(&self) -> usize {
+        self.planes.len() * std::mem::size_of::<BirdSet>()
+    }
+}
+
+/// Depths of the two actions in any [`Env`], keeping the depth map of the
+/// pipe ahead until it changes (once per pipe).
 #[derive(Clone, Debug)]
 pub struct Judge<'a> {
     depths: &'a Depths,
-    stretches: Vec<Stretch>,
+    map: Option<DepthMap>,
 }
 
 impl<'a> Judge<'a> {
     pub fn new(depths: &'a Depths) -> Judge<'a> {
-        Judge {
-            depths,
-            stretches: Vec::new(),
-        }
+        Judge { depths, map: None }
     }
 
     /// Depths of the states `env`'s bird reaches by not flapping (entry 0)
     /// and by flapping (entry 1).
     pub fn action_depths(&mut self, env: &Env) -> [i32; 2] {
         let (ahead, next) = (env.pipe_ahead(0), env.pipe_ahead(1));
-        let fresh = self
-            .stretches
-            .first()
-            .is_some_and(|s| s.is_for(ahead.gap_top, next.gap_top, ahead.x));
-        if !fresh {
-            let reach = ahead.x.max(CYCLE_START_X);
-            self.stretches = self.depths.stretches(ahead.gap_top, next.gap_top, reach);
-        }
-        [false, true].map(|flap| {
+        let map = match self.map.take() {
+            Some(m) if m.is_for(ahead.gap_top, next.gap_top, ahead.x) => m,
+            _ => {
+                let reach = ahead.x.max(CYCLE_START_X);
+                DepthMap::new(self.depths, ahead.gap_top, next.gap_top, reach)
+            }
+        };
+        let out = [false, true].map(|flap| {
             let (x, y, vel) = successor(env, flap);
-            depth(&self.stretches, x, y, vel)
-        })
+            map.depth(x, y, vel)
+        });
+        self.map = Some(map);
+        out
+    }
+
+    /// Bytes the judge holds (its depth map).
+    pub fn bytes(&self) -> usize {
+        self.map.as_ref().map_or(0, DepthMap::bytes)
     }
 }
 
@@ -419,6 +560,28 @@ mod tests {
         assert_eq!(CYCLE_FRAMES, 36);
         assert_eq!(HEIGHTS, 376);
         assert_eq!(SPEEDS, 20);
+    }
+
+    /// A band against setting its bits one by one.
+    #[test]
+    fn band_matches_naive() {
+        for lo in -3..HEIGHTS as i32 + 3 {
+            for hi in [
+                lo - 1,
+                lo,
+                lo + 1,
+                lo + 63,
+                lo + 64,
+                lo + 200,
+                HEIGHTS as i32 + 5,
+            ] {
+                let mut expect = [0u64; WORDS];
+                for y in lo.max(0)..=hi.min(HEIGHTS as i32 - 1) {
+                    expect[y as usize / 64] |= 1 << (y % 64);
+                }
+                assert_eq!(band(lo, hi), expect, "{lo}..={hi}");
+            }
+        }
     }
 
     /// The bitset shift against moving bits one by one.
@@ -537,6 +700,37 @@ mod tests {
             }
         }
         assert!(env.pipes() >= 2, "clears pipes: {}", env.pipes());
+    }
+
+    /// The bit-sliced depth map against counting the stretches that hold a
+    /// state, on random states of random stretches.
+    #[test]
+    fn depth_map_matches_the_stretches() {
+        let depths = Depths {
+            kernels: vec![Kernel::compute(0), Kernel::compute(4), Kernel::compute(9)],
+        };
+        let mut rng = Rng::new(8);
+        for _ in 0..12 {
+            let ahead = GAP_TOP_MIN + rng.below(GAP_TOP_CHOICES as u64) as i32;
+            let next = GAP_TOP_MIN + rng.below(GAP_TOP_CHOICES as u64) as i32;
+            let reach = CYCLE_START_X + PIPE_SPEED * rng.below(20) as i32;
+            let map = DepthMap::new(&depths, ahead, next, reach);
+            let stretches = depths.stretches(ahead, next, reach);
+            let mut seen = [0; 4];
+            for _ in 0..3_000 {
+                let x = cleared_x() + PIPE_SPEED * rng.below(60) as i32;
+                let y = rng.below(HEIGHTS as u64) as i32;
+                let vel = FLAP_VEL + rng.below(SPEEDS as u64) as i32;
+                let d = depth(&stretches, x, y, vel);
+                assert_eq!(
+                    map.depth(x, y, vel),
+                    d,
+                    "gaps {ahead} {next} at {x} {y} {vel}"
+                );
+                seen[(d + 1) as usize] += 1;
+            }
+            assert!(seen.iter().all(|&n| n > 0), "every depth occurs: {seen:?}");
+        }
     }
 
     /// Predecessors against stepping every state of a random set.

@@ -15,19 +15,23 @@
 //!   starts a new level;
 //! - `open`: opens SESSIONS expert games (one reveal each), then stops (for
 //!   the memory measurement; SECONDS bounds it);
-//! - `tetris-watch [PIECES]`: each session watches an AI (el-tetris) play
-//!   Tetris as the page does, one `watch` request of PIECES pieces (default
-//!   1) per 60 Hz frame; a new game when one ends;
+//! - `tetris-watch [RATE]`: each session watches an AI (el-tetris) play
+//!   Tetris at RATE pieces/s (default 60) as the page does: at most one
+//!   `watch` request every 50 ms, asking for the pieces due within the next
+//!   250 ms with the board after every ⌈RATE/60⌉-th piece; a new game when
+//!   one ends;
 //! - `flappy [MARGIN]`: each session plays Flappy Bird as the page does, one
 //!   `tick` per 30 Hz frame with the frame reached and a flap chosen from the
 //!   last answer (a simple aiming rule), asking for the viability margin
 //!   unless MARGIN is 0; a new game after a crash.
 //!
 //! Each session is one keep-alive connection sending its next request when
-//! the last is answered; the two real-time scenarios send on their frame
-//! clock instead (at once if late) and time the *lateness*: when the answer
-//! for frame k arrived, minus frame k's due time. Prints requests, errors and
-//! latency (or lateness) percentiles.
+//! the last is answered; the two real-time scenarios send on their game's
+//! clock instead (at once if late) and time the *lateness* of each board
+//! the page would draw: when the answer carrying it arrived minus when it is
+//! due on screen (0 if it came in time). Prints requests, errors and
+//! latency (or lateness) percentiles; with `LOAD_SERVER_PID` set, also the
+//! server's CPU time over the run (from `/proc`) and its resident memory.
 
 use serde_json::{Value, json};
 use std::net::SocketAddr;
@@ -57,6 +61,12 @@ impl Client {
         body: &Value,
         light: bool,
     ) -> std::io::Result<(u16, Value)> {
+        let (status, buf) = self.post_raw(path, body).await?;
+        Ok((status, parse(&buf, light)))
+    }
+
+    /// POSTs `body`; returns the status and the answer's bytes.
+    async fn post_raw(&mut self, path: &str, body: &Value) -> std::io::Result<(u16, Vec<u8>)> {
         let body = body.to_string();
         let head = format!(
             "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
@@ -88,7 +98,7 @@ impl Client {
         }
         let mut buf = vec![0; length];
         self.stream.read_exact(&mut buf).await?;
-        Ok((status, parse(&buf, light)))
+        Ok((status, buf))
     }
 }
 
@@ -178,6 +188,12 @@ fn track_free(free: &mut std::collections::BTreeSet<u64>, state: &Value) {
 struct Tally {
     latencies: Vec<Duration>,
     errors: usize,
+    /// Requests sent, when not one per latency (tetris-watch).
+    requests: usize,
+    /// Times a watch fell over a second behind and restarted its schedule.
+    resets: usize,
+    /// Flappy answers that carried the margin.
+    margins: usize,
 }
 
 /// The timed request loop of one session until `deadline`.
@@ -268,7 +284,7 @@ async fn session(addr: SocketAddr, scenario: String, k: u64, deadline: Instant) 
     t
 }
 
-/// Frame period and game of a real-time scenario.
+/// Frame period of a real-time scenario.
 fn frame_period(scenario: &str) -> Option<Duration> {
     match scenario {
         "tetris-watch" => Some(Duration::from_secs_f64(1.0 / 60.0)),
@@ -277,17 +293,11 @@ fn frame_period(scenario: &str) -> Option<Duration> {
     }
 }
 
-/// A real-time session: one request per frame on the frame clock; records
-/// how late each frame's answer arrived.
-async fn paced(
-    addr: SocketAddr,
-    scenario: String,
-    k: u64,
-    deadline: Instant,
-    per_frame: u64,
-) -> Tally {
+/// A Flappy Bird session: one `tick` per 30 Hz frame on the frame clock;
+/// records how late each frame's answer arrived.
+async fn flappy(addr: SocketAddr, k: u64, deadline: Instant, margin: bool) -> Tally {
     let mut t = Tally::default();
-    let period = frame_period(&scenario).expect("a real-time scenario");
+    let period = frame_period("flappy").expect("a real-time scenario");
     let Ok(mut c) = Client::connect(addr).await else {
         t.errors += 1;
         return t;
@@ -296,15 +306,8 @@ async fn paced(
     'games: while Instant::now() < deadline {
         let seed = k * 1000 + game;
         game += 1;
-        let (path, body) = if scenario == "flappy" {
-            ("/api/flappy/new", json!({"mode": "play", "seed": seed}))
-        } else {
-            (
-                "/api/tetris/new",
-                json!({"mode": "watch", "seed": seed, "ai": {"name": "el-tetris"}}),
-            )
-        };
-        let Ok((200, mut state)) = c.post(path, &body, false).await else {
+        let body = json!({"mode": "play", "seed": seed});
+        let Ok((200, mut state)) = c.post("/api/flappy/new", &body, false).await else {
             t.errors += 1;
             continue;
         };
@@ -316,34 +319,120 @@ async fn paced(
                 break 'games;
             }
             tokio::time::sleep_until(due.into()).await;
-            let (path, body) = if scenario == "flappy" {
-                if state["status"] != "running" {
-                    continue 'games;
-                }
-                (
-                    format!("/api/flappy/{id}/tick"),
-                    json!({"to": frame, "flaps": if aim(&state) { vec![frame] } else { vec![] },
-                           "margin": per_frame > 0}),
-                )
-            } else {
-                if !state["end"].is_null() {
-                    continue 'games;
-                }
-                (
-                    format!("/api/tetris/{id}/watch"),
-                    json!({"pieces": per_frame, "budget_ms": 10}),
-                )
-            };
-            match c.post(&path, &body, false).await {
+            if state["status"] != "running" {
+                continue 'games;
+            }
+            let body = json!({"to": frame, "flaps": if aim(&state) { vec![frame] } else { vec![] },
+                              "margin": margin});
+            match c
+                .post(&format!("/api/flappy/{id}/tick"), &body, false)
+                .await
+            {
                 Ok((200, next)) => {
                     t.latencies
                         .push(Instant::now().saturating_duration_since(due));
+                    if !next["depth"].is_null() {
+                        t.margins += 1;
+                    }
                     state = next;
                 }
                 _ => {
                     t.errors += 1;
                     continue 'games;
                 }
+            }
+        }
+    }
+    t
+}
+
+/// What the watch loop reads of an answer.
+#[derive(serde::Deserialize)]
+struct WatchLight {
+    #[serde(default)]
+    session: String,
+    pieces: u64,
+    end: Option<String>,
+    #[serde(default)]
+    frames: Vec<FrameLight>,
+}
+
+#[derive(serde::Deserialize)]
+struct FrameLight {
+    pieces: u64,
+}
+
+/// Most boards one watch answer carries (`arcade_web::tetris::MAX_FRAMES`).
+const MAX_FRAMES: u64 = 256;
+
+/// A watched Tetris session paced as `static/tetris.js` paces it at `rate`
+/// pieces/s: a request at most every 50 ms (none while one is out) for the
+/// pieces due within 250 ms, with the board after every ⌈rate/60⌉-th piece.
+/// Records each board's lateness: its answer's arrival minus its due time
+/// on the schedule (piece `p0` due at `t0`, then `rate` a second).
+async fn tetris_watch(addr: SocketAddr, k: u64, deadline: Instant, rate: u64) -> Tally {
+    const REQUEST: Duration = Duration::from_millis(50);
+    const LEAD: Duration = Duration::from_millis(250);
+    let mut t = Tally::default();
+    let Ok(mut c) = Client::connect(addr).await else {
+        t.errors += 1;
+        return t;
+    };
+    let every = rate.div_ceil(60).max(1);
+    let due_by = |t0: Instant, p0: u64, at: Instant| {
+        p0 + (at.saturating_duration_since(t0).as_secs_f64() * rate as f64) as u64
+    };
+    let mut game = 0u64;
+    'games: while Instant::now() < deadline {
+        let body = json!({"mode": "watch", "seed": k * 1000 + game, "ai": {"name": "el-tetris"}});
+        game += 1;
+        let Ok((200, state)) = c.post("/api/tetris/new", &body, false).await else {
+            t.errors += 1;
+            continue;
+        };
+        let id = state["session"].as_str().unwrap_or_default().to_string();
+        let path = format!("/api/tetris/{id}/watch");
+        let (mut t0, mut p0, mut have) = (Instant::now(), 0u64, 0u64);
+        let mut sent = t0 - REQUEST;
+        loop {
+            tokio::time::sleep_until((sent + REQUEST).into()).await;
+            let now = Instant::now();
+            if now >= deadline {
+                break 'games;
+            }
+            // The page forgets a backlog of over a second (its queue is
+            // empty then: every board received is due).
+            if due_by(t0, p0, now) > have + rate {
+                t.resets += 1;
+                (t0, p0) = (now, have);
+            }
+            let want = due_by(t0, p0, now + LEAD).saturating_sub(have);
+            if want == 0 {
+                sent = now;
+                continue;
+            }
+            let body =
+                json!({"pieces": want.min(every * MAX_FRAMES), "budget_ms": 10, "every": every});
+            sent = now;
+            let answer = match c.post_raw(&path, &body).await {
+                Ok((200, raw)) => serde_json::from_slice::<WatchLight>(&raw).ok(),
+                _ => None,
+            };
+            let Some(w) = answer.filter(|w| !w.session.is_empty()) else {
+                t.errors += 1;
+                continue 'games;
+            };
+            let arrived = Instant::now();
+            for p in w.frames.iter().map(|f| f.pieces).chain([w.pieces]) {
+                let due = t0 + Duration::from_secs_f64(p.saturating_sub(p0) as f64 / rate as f64);
+                if due < deadline {
+                    t.latencies.push(arrived.saturating_duration_since(due));
+                }
+            }
+            t.requests += 1;
+            have = w.pieces;
+            if w.end.is_some() {
+                continue 'games;
             }
         }
     }
@@ -372,15 +461,34 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
     sorted[i].as_secs_f64() * 1e3
 }
 
+/// The server's CPU time (user + system) and resident memory, from `/proc`
+/// (clock ticks of 1/100 s, Linux's default).
+fn server_usage(pid: &str) -> Option<(f64, u64)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name, which ends with the last ')'.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let rss_kb = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some((ticks as f64 / 100.0, rss_kb))
+}
+
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (url, scenario, sessions, seconds, per_frame) = match &args[..] {
-        [u, sc, n, s] => (u, sc, n, s, 1),
-        [u, sc, n, s, p] => (u, sc, n, s, p.parse().expect("PIECES")),
+    let (url, scenario, sessions, seconds, extra) = match &args[..] {
+        [u, sc, n, s] => (u, sc, n, s, None),
+        [u, sc, n, s, p] => (u, sc, n, s, Some(p.parse::<u64>().expect("RATE or MARGIN"))),
         _ => {
             eprintln!(
-                "usage: load URL mines|tiles|tiles-random|open|tetris-watch|flappy SESSIONS SECONDS [PIECES]"
+                "usage: load URL mines|tiles|tiles-random|open|tetris-watch [RATE]|flappy [MARGIN] SESSIONS SECONDS"
             );
             std::process::exit(2);
         }
@@ -397,9 +505,12 @@ async fn main() {
     let sessions: u64 = sessions.parse().expect("SESSIONS");
     let seconds: f64 = seconds.parse().expect("SECONDS");
     assert!(seconds <= 600.0, "at most 600 seconds");
+    let pid = std::env::var("LOAD_SERVER_PID").ok();
+    let before = pid.as_deref().and_then(server_usage);
     let deadline = Instant::now() + Duration::from_secs_f64(seconds);
     let start = Instant::now();
     let mut all = Tally::default();
+    let mut tasks = Vec::new();
     if scenario == "open" {
         // Opened in waves of 50 connections, each one game then closed.
         let mut k = 0;
@@ -414,32 +525,63 @@ async fn main() {
                 all.errors += t.errors;
             }
         }
-    } else if frame_period(scenario).is_some() {
-        let tasks: Vec<_> = (0..sessions)
-            .map(|i| tokio::spawn(paced(addr, scenario.clone(), i, deadline, per_frame)))
-            .collect();
-        for task in tasks {
-            let t = task.await.expect("session task");
-            all.latencies.extend(t.latencies);
-            all.errors += t.errors;
-        }
     } else {
-        let tasks: Vec<_> = (0..sessions)
-            .map(|i| tokio::spawn(session(addr, scenario.clone(), i, deadline)))
-            .collect();
-        for task in tasks {
-            let t = task.await.expect("session task");
-            all.latencies.extend(t.latencies);
-            all.errors += t.errors;
+        for i in 0..sessions {
+            tasks.push(match scenario.as_str() {
+                "tetris-watch" => {
+                    tokio::spawn(tetris_watch(addr, i, deadline, extra.unwrap_or(60).max(1)))
+                }
+                "flappy" => tokio::spawn(flappy(addr, i, deadline, extra != Some(0))),
+                _ => tokio::spawn(session(addr, scenario.clone(), i, deadline)),
+            });
         }
+    }
+    let realtime = frame_period(scenario).is_some();
+    for task in tasks {
+        let t = task.await.expect("session task");
+        all.requests += if t.requests > 0 {
+            t.requests
+        } else {
+            t.latencies.len()
+        };
+        all.latencies.extend(t.latencies);
+        all.errors += t.errors;
+        all.resets += t.resets;
+        all.margins += t.margins;
     }
     let elapsed = start.elapsed().as_secs_f64();
     all.latencies.sort();
+    // Boards that arrived after they were due (a watch asks ahead of time).
+    let late = all.latencies.iter().filter(|d| !d.is_zero()).count();
     println!(
-        "{scenario} sessions={sessions} requests={} errors={} seconds={elapsed:.1} rate={:.0}/s p50={:.2}ms p90={:.2}ms p99={:.2}ms max={:.2}ms",
-        all.latencies.len(),
+        "{scenario} sessions={sessions} requests={} errors={} seconds={elapsed:.1} rate={:.0}/s {}p50={:.2}ms p90={:.2}ms p99={:.2}ms max={:.2}ms",
+        if realtime {
+            all.requests
+        } else {
+            all.latencies.len()
+        },
         all.errors,
-        all.latencies.len() as f64 / elapsed,
+        if realtime {
+            all.requests
+        } else {
+            all.latencies.len()
+        } as f64
+            / elapsed,
+        if scenario == "tetris-watch" {
+            format!(
+                "boards={} late={:.1}% resets={} lateness ",
+                all.latencies.len(),
+                100.0 * late as f64 / all.latencies.len().max(1) as f64,
+                all.resets
+            )
+        } else if realtime {
+            format!(
+                "margin={:.1}% lateness ",
+                100.0 * all.margins as f64 / all.latencies.len().max(1) as f64
+            )
+        } else {
+            String::new()
+        },
         percentile(&all.latencies, 0.5),
         percentile(&all.latencies, 0.9),
         percentile(&all.latencies, 0.99),
@@ -447,4 +589,11 @@ async fn main() {
             .last()
             .map_or(f64::NAN, |d| d.as_secs_f64() * 1e3),
     );
+    if let (Some((cpu0, _)), Some((cpu1, rss))) = (before, pid.as_deref().and_then(server_usage)) {
+        println!(
+            "server cpu={:.0}% of a core rss={:.0}MB",
+            100.0 * (cpu1 - cpu0) / elapsed,
+            rss as f64 / 1024.0
+        );
+    }
 }

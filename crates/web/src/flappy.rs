@@ -57,31 +57,58 @@ pub fn policy_names() -> Vec<&'static str> {
     names
 }
 
-/// Most games holding a margin judge at once: a judge keeps the safe sets
-/// of the pipe ahead for every margin (about 0.5 to 1.6 MB), so memory
-/// stays bounded whatever the number of games; beyond this, `depth` is
-/// `null` until a judge is free.
-pub const MAX_MARGIN_GAMES: usize = 128;
+/// Most games holding a margin judge at once: a judge keeps the depth map
+/// of the pipe ahead (142 KB, 468 KB before the first pipe), so memory
+/// stays bounded (at most about 120 MB) whatever the number of games;
+/// beyond this, `depth` is `null` until a judge is free.
+pub const MAX_MARGIN_GAMES: usize = 256;
 
-static JUDGES: AtomicUsize = AtomicUsize::new(0);
+/// Judges alive, at most `capacity` at once.
+pub struct JudgeSlots {
+    used: AtomicUsize,
+    capacity: usize,
+}
 
-/// A [`Judge`] counted against [`MAX_MARGIN_GAMES`] while it lives.
-struct CountedJudge(Judge<'static>);
+impl JudgeSlots {
+    pub const fn new(capacity: usize) -> JudgeSlots {
+        JudgeSlots {
+            used: AtomicUsize::new(0),
+            capacity,
+        }
+    }
 
-impl CountedJudge {
-    fn new(depths: &'static Depths) -> Option<CountedJudge> {
-        JUDGES
+    /// Judges alive now.
+    pub fn used(&self) -> usize {
+        self.used.load(Ordering::Acquire)
+    }
+
+    /// A judge counted against the capacity while it lives, or `None` when
+    /// every slot is taken.
+    fn judge(&'static self, depths: &'static Depths) -> Option<CountedJudge> {
+        self.used
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                (n < MAX_MARGIN_GAMES).then_some(n + 1)
+                (n < self.capacity).then_some(n + 1)
             })
             .ok()
-            .map(|_| CountedJudge(Judge::new(depths)))
+            .map(|_| CountedJudge {
+                judge: Judge::new(depths),
+                slots: self,
+            })
     }
+}
+
+/// The server's judges.
+pub static JUDGES: JudgeSlots = JudgeSlots::new(MAX_MARGIN_GAMES);
+
+/// A [`Judge`] holding one of its [`JudgeSlots`] while it lives.
+struct CountedJudge {
+    judge: Judge<'static>,
+    slots: &'static JudgeSlots,
 }
 
 impl Drop for CountedJudge {
     fn drop(&mut self) {
-        JUDGES.fetch_sub(1, Ordering::AcqRel);
+        self.slots.used.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -93,7 +120,7 @@ fn kernels() -> Option<&'static Depths> {
     KERNELS.get().copied()
 }
 
-/// Computes the viability kernels in the background (about 20 s of CPU,
+/// Computes the viability kernels in the background (about 5 s of CPU,
 /// once per process); the server calls this when it starts.
 pub fn warm_up() {
     std::thread::spawn(compute_kernels);
@@ -147,7 +174,7 @@ impl Player {
             "heuristic" => Ok(Player::Heuristic),
             "oracle" => kernels().map(|d| Player::Oracle(Oracle::new(d))).ok_or_else(|| {
                 ApiError::Unprocessable(
-                    "the oracle's viability kernels are still being computed (about 20 s of CPU after the server starts); try again shortly".into(),
+                    "the oracle's viability kernels are still being computed (a few seconds after the server starts); try again shortly".into(),
                 )
             }),
             _ => {
@@ -228,7 +255,7 @@ impl FlappySession {
         if !margin || self.env.is_over() {
             self.judge = None;
         } else if self.judge.is_none() {
-            self.judge = kernels().and_then(CountedJudge::new);
+            self.judge = kernels().and_then(|d| JUDGES.judge(d));
         }
         let env = &self.env;
         let over = env.is_over();
@@ -252,7 +279,7 @@ impl FlappySession {
                 Status::Truncated => "truncated",
             },
             depth: match &mut self.judge {
-                Some(judge) if !over => Some(judge.0.action_depths(env)),
+                Some(judge) if !over => Some(judge.judge.action_depths(env)),
                 _ => None,
             },
             margin_ready: kernels().is_some(),
@@ -385,4 +412,57 @@ async fn tick(
         })
         .await?;
     Ok(Json(state))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Depths without any kernel (every state −1): the cap does not look at
+    /// them, and they take no time to compute.
+    fn no_kernels() -> &'static Depths {
+        static NONE: OnceLock<Depths> = OnceLock::new();
+        NONE.get_or_init(|| Depths::compute(-1))
+    }
+
+    /// The cap: judges beyond the capacity are refused, and a judge dropped
+    /// (its game over, ended or no longer asking for the margin) frees its
+    /// slot.
+    #[test]
+    fn judges_are_capped_and_freed() {
+        static SLOTS: JudgeSlots = JudgeSlots::new(3);
+        let depths = no_kernels();
+        let mut held: Vec<_> = (0..3).map(|_| SLOTS.judge(depths)).collect();
+        assert!(held.iter().all(Option::is_some));
+        assert_eq!(SLOTS.used(), 3);
+        assert!(SLOTS.judge(depths).is_none(), "a fourth judge is refused");
+        held.pop();
+        assert_eq!(SLOTS.used(), 2);
+        held.push(SLOTS.judge(depths));
+        assert!(held[2].is_some(), "a freed slot is taken again");
+        held.clear();
+        assert_eq!(SLOTS.used(), 0);
+    }
+
+    /// A session holds a judge only while it asks for the margin and runs.
+    #[test]
+    fn a_session_gives_its_judge_back() {
+        // Sessions use the server's slots; no other test in this binary does.
+        let _ = KERNELS.set(no_kernels());
+        let mut s = FlappySession {
+            mode: Mode::Play,
+            seed: 1,
+            policy: None,
+            env: Env::new(eval_seed(1, 0), None),
+            judge: None,
+        };
+        let used = JUDGES.used();
+        assert_eq!(
+            s.view(String::new(), Vec::new(), true).depth,
+            Some([-1, -1])
+        );
+        assert_eq!(JUDGES.used(), used + 1);
+        assert!(s.view(String::new(), Vec::new(), false).depth.is_none());
+        assert_eq!(JUDGES.used(), used);
+    }
 }

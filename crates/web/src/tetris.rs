@@ -27,8 +27,11 @@ pub const MAX_SEQUENCE: usize = 10_000;
 /// Most pieces one `watch` request may ask for.
 pub const MAX_WATCH_PIECES: u64 = 100_000;
 /// Most time one `watch` request may spend (the page asks for less: it wants
-/// an answer every frame).
+/// an answer every few frames).
 pub const MAX_BUDGET_MS: u64 = 200;
+/// Most boards one `watch` answer carries in `frames` (bounds its size:
+/// about 300 bytes each).
+pub const MAX_FRAMES: u64 = 256;
 /// The AIs a page can choose.
 pub const AIS: [&str; 4] = ["dellacherie", "el-tetris", "bcts", "arcade-tuned"];
 
@@ -85,12 +88,15 @@ pub struct TickRequest {
     pub ghost: Option<AiChoice>,
 }
 
-/// `watch`: let the AI place up to `pieces` pieces within `budget_ms`.
+/// `watch`: let the AI place up to `pieces` pieces within `budget_ms`;
+/// `every` asks for the board after each piece whose number is a multiple
+/// of it, so that the page can draw the pieces in between frame by frame.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WatchRequest {
     pub pieces: u64,
     pub budget_ms: Option<u64>,
+    pub every: Option<u64>,
 }
 
 #[derive(Deserialize, Default)]
@@ -183,6 +189,24 @@ pub struct TetrisState {
     pub last: Option<PlacedView>,
     /// Pieces the AI placed in this request (`watch`).
     pub played: u64,
+    /// The boards after the pieces of this request numbered a multiple of
+    /// `every` (`watch`), oldest first, before the last piece (the answer
+    /// itself is the board after the last).
+    pub frames: Vec<WatchFrame>,
+}
+
+/// The board after one piece of a watched game, as the page draws it.
+#[derive(Serialize)]
+pub struct WatchFrame {
+    pub pieces: u64,
+    pub lines: u64,
+    pub level: u32,
+    pub score: u64,
+    pub rows: Vec<String>,
+    pub falling: Option<FallingView>,
+    pub next: Option<Piece>,
+    pub next_cells: Vec<(i8, i8)>,
+    pub last: PlacedView,
 }
 
 fn placed(
@@ -206,31 +230,57 @@ fn placed(
     }
 }
 
+/// The visible rows, top first, a piece letter per filled cell.
+fn rows(g: &LiveGame) -> Vec<String> {
+    let colours = g.colours();
+    (0..HEIGHT)
+        .rev()
+        .map(|y| {
+            (0..WIDTH)
+                .map(|x| colours.get(x, y).map_or('.', Piece::letter))
+                .collect()
+        })
+        .collect()
+}
+
+fn falling(g: &LiveGame) -> Option<FallingView> {
+    g.falling()
+        .zip(g.falling_cells())
+        .map(|(f, (cells, landing))| FallingView {
+            piece: f.piece,
+            rotation: f.rotation,
+            col: f.x + i32::from(g.rules().shape(f.piece, f.rotation).min_dx),
+            cells,
+            landing,
+        })
+}
+
+fn next_cells(g: &LiveGame) -> Vec<(i8, i8)> {
+    g.next()
+        .map_or_else(Vec::new, |p| g.rules().shape(p, 0).cells.to_vec())
+}
+
+/// The board of a watched game after its last piece, `last`.
+fn frame(g: &LiveGame, last: PlacedView) -> WatchFrame {
+    WatchFrame {
+        pieces: g.pieces(),
+        lines: g.lines(),
+        level: g.level(),
+        score: g.score(),
+        rows: rows(g),
+        falling: falling(g),
+        next: g.next(),
+        next_cells: next_cells(g),
+        last,
+    }
+}
+
 impl TetrisSession {
     fn view(&mut self, session: String) -> TetrisState {
         let g = &self.game;
-        let colours = g.colours();
-        let rows = (0..HEIGHT)
-            .rev()
-            .map(|y| {
-                (0..WIDTH)
-                    .map(|x| colours.get(x, y).map_or('.', Piece::letter))
-                    .collect()
-            })
-            .collect();
-        let falling = g
-            .falling()
-            .zip(g.falling_cells())
-            .map(|(f, (cells, landing))| FallingView {
-                piece: f.piece,
-                rotation: f.rotation,
-                col: f.x + i32::from(g.rules().shape(f.piece, f.rotation).min_dx),
-                cells,
-                landing,
-            });
-        let next_cells = g
-            .next()
-            .map_or_else(Vec::new, |p| g.rules().shape(p, 0).cells.to_vec());
+        let rows = rows(g);
+        let falling = falling(g);
+        let next_cells = next_cells(g);
         let ghost = match (&mut self.ghost, g.falling()) {
             (Some(ai), Some(f)) if self.mode == Mode::Play => g
                 .suggest(&mut ai.player)
@@ -257,6 +307,7 @@ impl TetrisSession {
             ghost,
             last: None,
             played: 0,
+            frames: Vec::new(),
         }
     }
 
@@ -319,12 +370,20 @@ async fn new_game(
     }))
 }
 
+/// What a `watch` request played: the last placement, the number of pieces
+/// and the boards asked for along the way.
+struct Watched {
+    last: PlacedView,
+    played: u64,
+    frames: Vec<WatchFrame>,
+}
+
 /// Runs `f` on session `id`'s game off the async threads and answers with
 /// the state it leaves.
 async fn act(
     app: &AppRef,
     id: String,
-    f: impl FnOnce(&mut TetrisSession) -> Result<Option<(PlacedView, u64)>, ApiError> + Send + 'static,
+    f: impl FnOnce(&mut TetrisSession) -> Result<Option<Watched>, ApiError> + Send + 'static,
 ) -> ApiResult<TetrisState> {
     let shared = app.sessions.get(&id)?;
     let state = app
@@ -338,11 +397,12 @@ async fn act(
                     expected: "tetris",
                 });
             };
-            let last = f(session)?;
+            let watched = f(session)?;
             let mut out = session.view(id);
-            if let Some((last, played)) = last {
-                out.last = Some(last);
-                out.played = played;
+            if let Some(w) = watched {
+                out.last = Some(w.last);
+                out.played = w.played;
+                out.frames = w.frames;
             }
             Ok(out)
         })
@@ -385,6 +445,14 @@ async fn watch(
             "budget_ms must be 1 to {MAX_BUDGET_MS}, not {budget}"
         )));
     }
+    if let Some(every) = req.every
+        && (every == 0 || req.pieces / every > MAX_FRAMES)
+    {
+        return Err(ApiError::BadRequest(format!(
+            "every must be at least 1 and pieces/every at most {MAX_FRAMES} (one answer \
+             carries at most {MAX_FRAMES} boards), not {every}"
+        )));
+    }
     act(&app, id, move |s| {
         let Some(ai) = s.player.as_mut() else {
             return Err(ApiError::BadRequest(
@@ -394,11 +462,15 @@ async fn watch(
         let deadline = Instant::now() + Duration::from_millis(budget);
         let mut played = 0;
         let mut last = None;
+        let mut frames = Vec::new();
         while played < req.pieces && s.game.end().is_none() {
             let before = *s.game.board();
             let piece = s.game.falling().map(|f| f.piece);
             if let (Some(p), Some(piece)) = (s.game.ai_step(&mut ai.player), piece) {
                 played += 1;
+                if req.every.is_some_and(|k| s.game.pieces() % k == 0) {
+                    frames.push(frame(&s.game, placed(&s.game, &before, piece, p)));
+                }
                 last = Some((before, piece, p));
             }
             // The clock is read every 64 pieces: a piece takes microseconds.
@@ -406,7 +478,15 @@ async fn watch(
                 break;
             }
         }
-        Ok(last.map(|(board, piece, p)| (placed(&s.game, &board, piece, p), played)))
+        // The board after the last piece is the answer itself.
+        if frames.last().is_some_and(|f| f.pieces == s.game.pieces()) {
+            frames.pop();
+        }
+        Ok(last.map(|(board, piece, p)| Watched {
+            last: placed(&s.game, &board, piece, p),
+            played,
+            frames,
+        }))
     })
     .await
 }

@@ -8,7 +8,19 @@ const board = $("#board"), ctx = board.getContext("2d");
 const nextCtx = $("#next").getContext("2d");
 const clock = new TickClock(60);
 let state = null, session = null, mode = "play", dirty = true, paused = false;
-let watchStart = 0, watchDone = 0, watchBusy = false, ppsWindow = [];
+let ppsWindow = [];
+
+// Watching: at most one request every REQUEST_MS asks for the pieces due
+// within LEAD_MS at the chosen speed, with the board after every `every`-th
+// piece; each animation frame shows the next board whose piece is due.
+const REQUEST_MS = 50, LEAD_MS = 250, CATCH_UP_MS = 250, FULL_BUDGET_MS = 30, MAX_FRAMES = 256;
+const feed = {
+  t0: 0, p0: 0,      // the schedule: piece p0 is due at time t0
+  have: 0,           // pieces the server has played
+  queue: [],         // boards received, not yet shown, oldest first
+  busy: false, sentAt: -Infinity, played: 0, over: false,
+  restart(now, pieces) { this.t0 = now; this.p0 = pieces; },
+};
 
 const step = new Lockstep(async (to, inputs) => {
   const body = { to, inputs };
@@ -37,9 +49,10 @@ async function newGame() {
     session = s.session;
     paused = false;
     clock.start(performance.now());
-    watchStart = performance.now(); watchDone = 0;
-    // The first sample is the start, so the rate shows after one answer.
-    ppsWindow = [[watchStart, s.pieces]];
+    Object.assign(feed, { have: s.pieces, queue: [], busy: false, sentAt: -Infinity, played: 0, over: !!s.end });
+    feed.restart(performance.now(), s.pieces);
+    // The first sample is the start, so the rate shows after one board.
+    ppsWindow = [[performance.now(), s.pieces]];
     show(s);
     say($("#msg"), mode === "play" ? "Go!" : `${body.ai.name} is playing`);
     board.focus();
@@ -55,7 +68,8 @@ function show(s) {
   $("#npieces").textContent = s.pieces;
   board.dataset.lines = s.lines;
   board.dataset.pieces = s.pieces;
-  board.dataset.tick = s.tick;
+  board.dataset.tick = s.tick === undefined ? board.dataset.tick : s.tick;
+  board.dataset.last = s.last ? `${s.last.placement.rotation},${s.last.placement.col},${s.last.placement.row}` : "";
   board.dataset.over = s.end || "";
   board.dataset.rows = s.rows.join("/");
   board.dataset.falling = s.falling ? `${s.falling.piece},${s.falling.rotation},${s.falling.col}` : "";
@@ -133,42 +147,68 @@ function draw() {
 
 function frame(now) {
   requestAnimationFrame(frame);
-  if (session && state && !state.end && !paused) {
+  if (session && state && !paused) {
     if (mode === "play") {
-      step.pump(clock.tick(now)).then((s) => { if (s) show(s); }).catch(fail);
+      if (!state.end) step.pump(clock.tick(now)).then((s) => { if (s) show(s); }).catch(fail);
     } else {
       watchPump(now);
+      watchShow(now);
     }
   }
   if (dirty) draw();
 }
 
+/** The piece count due by time `now` at `rate` pieces/s. */
+function dueBy(now, rate) { return feed.p0 + Math.floor((now - feed.t0) * rate / 1000); }
+
+/** Asks for the next pieces, unless a request is out or went out recently. */
 function watchPump(now) {
-  if (watchBusy) return;
+  if (feed.busy || feed.over || now - feed.sentAt < REQUEST_MS) return;
   const speed = $("#speed").value;
-  let pieces, budget = 10;
-  if (speed === "max") pieces = 100000;
-  else {
-    const rate = Number(speed);
-    let due = Math.floor((now - watchStart) * rate / 1000) - watchDone;
-    // Fallen far behind (a slow machine): forget the backlog.
-    if (due > rate) { watchStart = now; watchDone = 0; due = 1; }
-    if (due < 1) return;
-    pieces = Math.min(due, 100000);
+  let body;
+  if (speed === "max") {
+    // About three boards per answer: one per frame until the next.
+    const every = Math.max(Math.ceil(100000 / MAX_FRAMES), Math.ceil(feed.played / 3));
+    body = { pieces: 100000, budget_ms: FULL_BUDGET_MS, every };
+  } else {
+    const rate = Number(speed), every = Math.ceil(rate / 60);
+    // Fallen behind by over a second (a slow machine): forget the backlog.
+    if (feed.queue.length === 0 && dueBy(now, rate) - feed.have > rate) feed.restart(now, feed.have);
+    const pieces = Math.min(dueBy(now + LEAD_MS, rate) - feed.have, every * MAX_FRAMES, 100000);
+    if (pieces < 1) return;
+    body = { pieces, budget_ms: 10, every };
   }
-  watchBusy = true;
+  feed.busy = true;
+  feed.sentAt = now;
   const id = session;
-  api(`/api/tetris/${id}/watch`, { pieces, budget_ms: budget }).then((s) => {
+  api(`/api/tetris/${id}/watch`, body).then((s) => {
     if (id !== session) return;
-    watchDone += s.played;
-    ppsWindow.push([performance.now(), s.pieces]);
-    while (ppsWindow.length > 2 && ppsWindow[ppsWindow.length - 1][0] - ppsWindow[0][0] > 1000) ppsWindow.shift();
-    if (ppsWindow.length > 1) {
-      const [t0, p0] = ppsWindow[0], [t1, p1] = ppsWindow[ppsWindow.length - 1];
-      if (t1 > t0) $("#pps").textContent = Math.round((p1 - p0) * 1000 / (t1 - t0)).toLocaleString("en");
-    }
-    show(s);
-  }).catch(fail).finally(() => { if (id === session) watchBusy = false; });
+    const frames = s.frames;
+    delete s.frames;
+    feed.queue.push(...frames, s);
+    feed.have = s.pieces;
+    feed.played = s.played;
+    feed.over = !!s.end;
+  }).catch(fail).finally(() => { if (id === session) feed.busy = false; });
+}
+
+/** Shows the next board that is due (at most one per frame), or the latest
+ *  one due when behind: over two boards at full speed, over CATCH_UP_MS late
+ *  at a set speed. */
+function watchShow(now) {
+  const speed = $("#speed").value, rate = Number(speed), q = feed.queue;
+  let due = 0;
+  if (speed === "max") due = q.length;
+  else while (due < q.length && q[due].pieces <= dueBy(now, rate)) due++;
+  if (due === 0) return;
+  const behind = speed === "max" ? due > 2
+    : now - (feed.t0 + (q[0].pieces - feed.p0) * 1000 / rate) > CATCH_UP_MS;
+  const s = q.splice(0, behind ? due : 1).pop();
+  ppsWindow.push([now, s.pieces]);
+  while (ppsWindow.length > 2 && ppsWindow[ppsWindow.length - 1][0] - ppsWindow[0][0] > 1000) ppsWindow.shift();
+  const [t0, p0] = ppsWindow[0];
+  if (now > t0) $("#pps").textContent = Math.round((s.pieces - p0) * 1000 / (now - t0)).toLocaleString("en");
+  show(s);
 }
 
 function fail(e) { say($("#msg"), e.message, "bad"); paused = true; }
@@ -176,7 +216,7 @@ function fail(e) { say($("#msg"), e.message, "bad"); paused = true; }
 function togglePause() {
   const now = performance.now();
   paused = !paused;
-  if (paused) clock.pause(now); else { clock.resume(now); watchStart = now; watchDone = 0; }
+  if (paused) clock.pause(now); else { clock.resume(now); feed.restart(now, state ? state.pieces : 0); }
   $("#pause").textContent = paused ? "Resume" : "Pause";
   $("#pause").append(" ", Object.assign(document.createElement("kbd"), { textContent: "P" }));
 }
@@ -204,6 +244,10 @@ $("#new").addEventListener("click", newGame);
 $("#pause").addEventListener("click", togglePause);
 $("#mode").addEventListener("change", showModeControls);
 $("#ghost").addEventListener("change", () => { board.focus(); });
-$("#speed").addEventListener("change", () => { watchStart = performance.now(); watchDone = 0; });
+$("#speed").addEventListener("change", () => {
+  // The new speed starts from the latest board received.
+  if (feed.queue.length) show(feed.queue.splice(0).pop());
+  feed.restart(performance.now(), state ? state.pieces : 0);
+});
 showModeControls();
 requestAnimationFrame(frame);

@@ -61,7 +61,7 @@ async fn the_same_flaps_give_the_clis_game() {
         assert_eq!(state["passed"], 5, "seed {seed}");
         assert_eq!(state["frame"], cli.frames);
         assert_eq!(state["status"], "running");
-        // Only a server computes the kernels (`flappy::warm_up`, 20 s of
+        // Only a server computes the kernels (`flappy::warm_up`, 5 s of
         // CPU): a test router has no margin yet.
         assert!(state["depth"].is_null());
         assert_eq!(state["margin_ready"], false);

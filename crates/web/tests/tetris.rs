@@ -160,6 +160,55 @@ async fn watching_plays_the_ais_game() {
     assert_eq!(s["lines"], r.lines);
 }
 
+/// The boards of one batched `watch` with `every` are the states that
+/// watching one piece per request gives on the same seed.
+#[tokio::test]
+async fn watch_frames_are_the_boards_piece_by_piece() {
+    let app = router();
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let body =
+            json!({"mode": "watch", "seed": 9, "ai": {"name": "el-tetris", "moves": "reach"}});
+        let (_, s) = post(&app, "/api/tetris/new", body).await;
+        ids.push(s["session"].as_str().unwrap().to_string());
+    }
+    let mut single = Vec::new();
+    for _ in 0..61 {
+        let url = format!("/api/tetris/{}/watch", ids[1]);
+        let (_, s) = post(&app, &url, json!({"pieces": 1})).await;
+        single.push(s);
+    }
+    let url = format!("/api/tetris/{}/watch", ids[0]);
+    let (status, s) = post(&app, &url, json!({"pieces": 1, "every": 1})).await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    assert!(
+        s["frames"].as_array().unwrap().is_empty(),
+        "the answer is the only board"
+    );
+    let (_, s) = post(&app, &url, json!({"pieces": 60, "every": 3})).await;
+    let frames = s["frames"].as_array().unwrap();
+    let numbers: Vec<u64> = frames
+        .iter()
+        .map(|f| f["pieces"].as_u64().unwrap())
+        .collect();
+    // Pieces 2 to 61: the multiples of 3, then the answer after piece 61.
+    assert_eq!(numbers, (1..=20).map(|k| 3 * k).collect::<Vec<_>>());
+    assert_eq!(s["pieces"], 61);
+    for f in frames.iter().chain([&s]) {
+        let one = &single[f["pieces"].as_u64().unwrap() as usize - 1];
+        for field in ["rows", "lines", "score", "level", "falling", "next", "last"] {
+            assert_eq!(f[field], one[field], "{field} after piece {}", f["pieces"]);
+        }
+    }
+    for (body, needle) in [
+        (json!({"pieces": 10, "every": 0}), "every must be"),
+        (json!({"pieces": 1000, "every": 1}), "at most 256"),
+    ] {
+        let (status, b) = post(&app, &url, body).await;
+        assert_error(status, &b, StatusCode::BAD_REQUEST, needle);
+    }
+}
+
 #[tokio::test]
 async fn bad_tetris_requests_are_one_line_4xx() {
     let app = router();
