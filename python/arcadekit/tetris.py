@@ -96,7 +96,7 @@ class TetrisEnv(gym.Env):
 
     def ai_action(self, ai: str = "bcts") -> Optional[int]:
         """The action a classic AI (``bcts``, ``dellacherie``, ``el-tetris``,
-        ``arcade-tuned`` or a weights file) would play now."""
+        ``arcade-tuned``, ``bcts-expect`` or a weights file) would play now."""
         return self._core.ai_action(ai)
 
     def render(self):

@@ -33,7 +33,7 @@ pub const MAX_BUDGET_MS: u64 = 200;
 /// about 300 bytes each).
 pub const MAX_FRAMES: u64 = 256;
 /// The AIs a page can choose.
-pub const AIS: [&str; 4] = ["dellacherie", "el-tetris", "bcts", "arcade-tuned"];
+pub const AIS: [&str; 5] = arcade_tetris::eval::BUILTINS;
 
 pub fn routes() -> Router<AppRef> {
     Router::new()
