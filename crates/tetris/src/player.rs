@@ -274,44 +274,9 @@ mod tests {
         )
         .unwrap();
         let pair_total = |p: Placement| {
-            let shape = rules.shape(Piece::S, p.rotation as usize);
-            let mut after = board;
-            let lock = after.lock(shape, p.col as usize, p.row as usize);
-            let v = features::placement_values(
-                &after,
-                lock,
-                shape,
-                p.row as usize,
-                40,
-                FeatureSet::ALL,
-            );
-            let own: f64 = [
-                Feature::LandingHeight,
-                Feature::ErodedCells,
-                Feature::LinesCleared,
-            ]
-            .iter()
-            .map(|&f| weights.get(f) * v.get(f))
-            .sum();
-            let mut seconds = Vec::new();
-            movegen::placements(&rules, &after, Piece::Z, 0, MoveMode::Drop, &mut seconds);
-            let best = seconds
-                .iter()
-                .map(|q| {
-                    let s2 = rules.shape(Piece::Z, q.rotation as usize);
-                    let mut b2 = after;
-                    let l2 = b2.lock(s2, q.col as usize, q.row as usize);
-                    weights.value(&features::placement_values(
-                        &b2,
-                        l2,
-                        s2,
-                        q.row as usize,
-                        40,
-                        FeatureSet::ALL,
-                    ))
-                })
-                .fold(f64::NEG_INFINITY, f64::max);
-            own + best
+            let (after, v) = naive_lock(&rules, &board, Piece::S, p);
+            naive_own(&weights, &v)
+                + naive_best(&rules, &weights, &after, Piece::Z, f64::NEG_INFINITY)
         };
         let mut firsts = Vec::new();
         movegen::placements(&rules, &board, Piece::S, 0, MoveMode::Drop, &mut firsts);
@@ -331,6 +296,39 @@ mod tests {
         assert_ne!(greedy, chosen);
     }
 
+    /// `piece` locked at `p` on a copy of `board`, and every feature.
+    fn naive_lock(rules: &Rules, board: &Board, piece: Piece, p: Placement) -> (Board, Values) {
+        let shape = rules.shape(piece, p.rotation as usize);
+        let mut after = *board;
+        let lock = after.lock(shape, p.col as usize, p.row as usize);
+        let v =
+            features::placement_values(&after, lock, shape, p.row as usize, 40, FeatureSet::ALL);
+        (after, v)
+    }
+
+    /// The weighted placement terms of `v`.
+    fn naive_own(weights: &Weights, v: &Values) -> f64 {
+        [
+            Feature::LandingHeight,
+            Feature::ErodedCells,
+            Feature::LinesCleared,
+        ]
+        .iter()
+        .map(|&f| weights.get(f) * v.get(f))
+        .sum()
+    }
+
+    /// The best full value of `piece` on `board`, or `none` without a
+    /// placement.
+    fn naive_best(rules: &Rules, weights: &Weights, board: &Board, piece: Piece, none: f64) -> f64 {
+        let mut places = Vec::new();
+        movegen::placements(rules, board, piece, 0, MoveMode::Drop, &mut places);
+        places
+            .iter()
+            .map(|&q| weights.value(&naive_lock(rules, board, piece, q).1))
+            .fold(none, f64::max)
+    }
+
     /// The naive expectation: a placement's own terms plus the mean, over
     /// the seven next pieces, of the best full value (DEATH without room).
     fn naive_expected_total(
@@ -340,41 +338,15 @@ mod tests {
         piece: Piece,
         p: Placement,
     ) -> f64 {
-        let full = |b: &Board, piece: Piece, q: Placement| {
-            let shape = rules.shape(piece, q.rotation as usize);
-            let mut after = *b;
-            let lock = after.lock(shape, q.col as usize, q.row as usize);
-            let v = features::placement_values(
-                &after,
-                lock,
-                shape,
-                q.row as usize,
-                40,
-                FeatureSet::ALL,
-            );
-            (after, v)
-        };
-        let (after, v) = full(board, piece, p);
-        let own: f64 = [
-            Feature::LandingHeight,
-            Feature::ErodedCells,
-            Feature::LinesCleared,
-        ]
-        .iter()
-        .map(|&f| weights.get(f) * v.get(f))
-        .sum();
-        let mut sum = 0.0;
-        for next in Piece::ALL {
-            let mut seconds = Vec::new();
-            if crate::game::spawn_fits(rules, &after, next) {
-                movegen::placements(rules, &after, next, 0, MoveMode::Drop, &mut seconds);
-            }
-            sum += seconds
-                .iter()
-                .map(|&q| weights.value(&full(&after, next, q).1))
-                .fold(DEATH, f64::max);
-        }
-        own + sum / 7.0
+        let (after, v) = naive_lock(rules, board, piece, p);
+        let sum: f64 = Piece::ALL
+            .iter()
+            .map(|&next| match crate::game::spawn_fits(rules, &after, next) {
+                true => naive_best(rules, weights, &after, next, DEATH),
+                false => DEATH,
+            })
+            .sum();
+        naive_own(weights, &v) + sum / 7.0
     }
 
     /// On random high stacks the expectation player picks a placement of
