@@ -55,11 +55,6 @@ impl Player {
         self
     }
 
-    /// The stack height from which the expectation is used, if it is.
-    pub fn expectation_from(&self) -> Option<usize> {
-        self.expect_from
-    }
-
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
