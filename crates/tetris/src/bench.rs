@@ -321,9 +321,34 @@ mod tests {
         assert!((a.mean_lines - mean).abs() < 1e-9);
         assert!(a.ci95[0] <= a.mean_lines && a.mean_lines <= a.ci95[1]);
         assert_eq!(a.capped_games, 0);
+        assert_eq!(a.if_exponential, None);
         assert_eq!(a.lines_per_game, None);
         let with = BenchReport::new("x", &cfg, &partial, 1.0, 1).with_games(&partial);
         assert_eq!(with.lines_per_game, Some(lines));
+    }
+
+    /// Capped games add the exponential-model estimate, from the games
+    /// that ended and the lines of all of them.
+    #[test]
+    fn capped_games_get_the_exponential_estimate() {
+        let mut cfg = config(40);
+        cfg.limits.max_lines = Some(20);
+        let rules = Rules::classic();
+        let w = Weights::builtin("dellacherie").unwrap();
+        let partial = run_range(&rules, &w, &cfg, 0..40, &Progress::hidden());
+        let r = BenchReport::new("x", &cfg, &partial, 1.0, 1);
+        let lines = partial.lines.values.clone().unwrap();
+        let ended = lines.iter().filter(|&&l| l < 20).count() as u64;
+        assert!(
+            ended > 0 && r.capped_games > 0,
+            "{ended} ended, {} capped",
+            r.capped_games
+        );
+        let e = r.if_exponential.expect("some games were capped");
+        assert_eq!(e.ended_games, ended);
+        assert_eq!(e.total_lines, lines.iter().sum::<u64>());
+        assert_eq!(e.mean_lines, Some(e.total_lines as f64 / ended as f64));
+        assert!(e.ci95_low < e.mean_lines.unwrap() && e.mean_lines < e.ci95_high);
     }
 
     /// Shards merge to exactly the whole run: split inside the first block
