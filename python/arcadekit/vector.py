@@ -98,7 +98,8 @@ class TetrisVectorEnv(_RustVectorEnv):
 
 class FlappyVectorEnv(_RustVectorEnv):
     """``num_envs`` Flappy Bird games (options as :class:`FlappyEnv`);
-    observations ``(num_envs, 5 or 7) float32``."""
+    observations ``(num_envs, 5 or 7) float32``, ``infos["pipes"]`` the pipes
+    cleared in each episode so far."""
 
     def __init__(self, num_envs: int, extended: bool = False, max_pipes: Optional[int] = None, seed: int = 0):
         single = FlappyEnv(extended, max_pipes)
@@ -106,15 +107,14 @@ class FlappyVectorEnv(_RustVectorEnv):
         self._setup(single, core, num_envs)
 
     def step(self, actions):
-        # One Rust pass fills fresh arrays (callers may keep what a step returned).
-        n = self.num_envs
-        acts = np.ascontiguousarray(np.asarray(actions).reshape(n), dtype=np.int64)
-        obs = np.empty((n, self.single_observation_space.shape[0]), np.float32)
-        reward = np.empty(n, np.float64)
-        terminated = np.empty(n, np.bool_)
-        truncated = np.empty(n, np.bool_)
-        self._core.step_into(acts, obs, reward, terminated, truncated)
-        return obs, reward, terminated, truncated, self._info()
+        # One Rust call steps and observes every game into fresh arrays and
+        # returns the whole result; it takes a contiguous 1-D int64 array as
+        # it is, anything else is converted.
+        try:
+            return self._core.step_observe(actions)
+        except TypeError:
+            acts = np.ascontiguousarray(np.asarray(actions).reshape(self.num_envs), dtype=np.int64)
+            return self._core.step_observe(acts)
 
     def _obs(self):
         return self._core.observe()

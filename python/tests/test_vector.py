@@ -143,3 +143,35 @@ def test_tetris_fused_step_equals_step_then_observe(num_envs):
         assert info["action_mask"].dtype == np.int8 and reward.dtype == np.float64
         ends += int((term | trunc).sum())
     assert ends >= num_envs, "episodes ended and were reset along the way"
+
+
+@pytest.mark.parametrize("num_envs", [5, 300])
+def test_flappy_fused_step_equals_step_then_observe(num_envs):
+    """FlappyVectorEnv.step (one Rust call, the GIL kept below 256 games and
+    released from there) gives what the core's separate step, observe and
+    scores calls give, and fresh arrays every step."""
+    env = ak.FlappyVectorEnv(num_envs, max_pipes=2)
+    ref = ak._arcadekit.FlappyVectorCore(num_envs, 0, 2)
+    env.reset(seed=3)
+    ref.reset(3)
+    rng = np.random.default_rng(2)
+    ends, kept = 0, None
+    for t in range(400):
+        acts = (rng.random(num_envs) < 0.1).astype(np.int64)
+        # Every third step, actions Rust cannot take as they are (converted first).
+        given = acts.astype(np.int8)[:, None] if t % 3 == 0 else acts
+        obs, reward, term, trunc, info = env.step(given)
+        r_reward, r_term, r_trunc = ref.step(acts)
+        np.testing.assert_array_equal(obs, ref.observe())
+        np.testing.assert_array_equal(info["pipes"], ref.scores())
+        np.testing.assert_array_equal(reward, r_reward)
+        np.testing.assert_array_equal(term, r_term)
+        np.testing.assert_array_equal(trunc, r_trunc)
+        assert obs.dtype == np.float32 and info["pipes"].dtype == np.uint64
+        if kept is not None:  # the previous step's arrays stay as they were returned
+            prev_obs, prev_reward, obs_then, reward_then = kept
+            np.testing.assert_array_equal(prev_obs, obs_then)
+            np.testing.assert_array_equal(prev_reward, reward_then)
+        kept = (obs, reward, obs.copy(), reward.copy())
+        ends += int((term | trunc).sum())
+    assert ends >= num_envs, "episodes ended and were reset along the way"

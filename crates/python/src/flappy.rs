@@ -1,16 +1,15 @@
 //! Flappy Bird: the single-game core and the vector core.
 
 use crate::value_error;
-use crate::vector::{Game, Slots, StepOut};
+use crate::vector::{Game, Outputs, Slots};
 use arcade_flappy::env::Status;
 use arcade_flappy::episode::eval_seed;
 use arcade_flappy::obs::{BASIC, EXTENDED, observe};
 use arcade_flappy::policy::{Heuristic, Policy};
 use arcade_flappy::render;
-use numpy::{
-    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2,
-};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 /// A game's settings: the pipe cap and the observation's length.
 #[derive(Clone, Copy)]
@@ -152,11 +151,51 @@ pub struct FlappyVectorCore {
     slots: Slots<FlappyGame>,
 }
 
-type StepArrays<'py> = (
+/// Sub-environments from which a step releases the GIL: below, releasing
+/// and retaking it costs more than other Python threads would gain.
+const DETACH_MIN: usize = 256;
+
+/// Gymnasium's step result: observations, rewards, terminations,
+/// truncations and the info dict.
+type StepResult<'py> = (
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyDict>,
+);
+
+/// Rewards, terminations and truncations.
+type StepFlags<'py> = (
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray1<bool>>,
 );
+
+/// A game's output places: its observation row and its pipes cleared.
+type FlappyPlace<'a> = (&'a mut [f32], &'a mut u64);
+
+/// The step's output places from the arrays' slices.
+fn outputs<'a, E: std::fmt::Display>(
+    features: usize,
+    obs: Result<&'a mut [f32], E>,
+    reward: Result<&'a mut [f64], E>,
+    terminated: Result<&'a mut [bool], E>,
+    truncated: Result<&'a mut [bool], E>,
+    pipes: Result<&'a mut [u64], E>,
+) -> PyResult<Outputs<'a, FlappyPlace<'a>>> {
+    let places = obs
+        .map_err(value_error)?
+        .chunks_mut(features)
+        .zip(pipes.map_err(value_error)?.iter_mut())
+        .collect();
+    Ok(Outputs {
+        reward: reward.map_err(value_error)?,
+        terminated: terminated.map_err(value_error)?,
+        truncated: truncated.map_err(value_error)?,
+        places,
+    })
+}
 
 #[pymethods]
 impl FlappyVectorCore {
@@ -193,7 +232,7 @@ impl FlappyVectorCore {
         &mut self,
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
-    ) -> PyResult<StepArrays<'py>> {
+    ) -> PyResult<StepFlags<'py>> {
         let actions = actions.as_slice().map_err(value_error)?.to_vec();
         let (config, slots) = (&self.config, &mut self.slots);
         let out = py
@@ -206,29 +245,56 @@ impl FlappyVectorCore {
         ))
     }
 
-    /// Steps every game and writes the observations `(num_envs, features)`,
-    /// rewards, terminations and truncations into the caller's arrays, in
-    /// one pass over the games (the vector environment's `step`).
-    fn step_into(
+    /// Steps every game and writes its observation, reward, flags and pipes
+    /// cleared into fresh arrays in one pass; returns Gymnasium's `(obs,
+    /// reward, terminated, truncated, {"pipes": …})`, built here (cheaper
+    /// than in Python). Takes a contiguous 1-D int64 array only (`TypeError`
+    /// otherwise: the caller converts).
+    fn step_observe<'py>(
         &mut self,
-        py: Python<'_>,
-        actions: PyReadonlyArray1<'_, i64>,
-        mut obs: PyReadwriteArray2<'_, f32>,
-        mut reward: PyReadwriteArray1<'_, f64>,
-        mut terminated: PyReadwriteArray1<'_, bool>,
-        mut truncated: PyReadwriteArray1<'_, bool>,
-    ) -> PyResult<()> {
-        let actions = actions.as_slice().map_err(value_error)?;
-        let out = StepOut {
-            reward: reward.as_slice_mut().map_err(value_error)?,
-            terminated: terminated.as_slice_mut().map_err(value_error)?,
-            truncated: truncated.as_slice_mut().map_err(value_error)?,
-            obs: obs.as_slice_mut().map_err(value_error)?,
-            obs_len: self.config.features,
-        };
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<StepResult<'py>> {
+        // Read untracked (a tracked borrow costs more than the copy) and
+        // copied, so nothing can change it while the step runs.
+        let actions: Vec<i64> = actions
+            .cast::<PyArray1<i64>>()
+            .ok()
+            // SAFETY: read while holding the GIL, and copied at once.
+            .and_then(|a| unsafe { a.as_slice() }.ok().map(<[i64]>::to_vec))
+            .ok_or_else(|| {
+                pyo3::exceptions::PyTypeError::new_err(
+                    "actions must be a contiguous 1-D int64 array",
+                )
+            })?;
+        let (n, f) = (self.slots.slots.len(), self.config.features);
+        let obs = PyArray2::<f32>::zeros(py, [n, f], false);
+        let reward = PyArray1::<f64>::zeros(py, n, false);
+        let terminated = PyArray1::<bool>::zeros(py, n, false);
+        let truncated = PyArray1::<bool>::zeros(py, n, false);
+        let pipes = PyArray1::<u64>::zeros(py, n, false);
+        // SAFETY: the arrays were just made here and nothing else holds them
+        // (an untracked borrow: tracking costs as much as making the array).
+        let out = unsafe {
+            outputs(
+                f,
+                obs.as_slice_mut(),
+                reward.as_slice_mut(),
+                terminated.as_slice_mut(),
+                truncated.as_slice_mut(),
+                pipes.as_slice_mut(),
+            )
+        }?;
         let (config, slots) = (&self.config, &mut self.slots);
-        py.detach(|| slots.step_into(config, actions, out, observe_into))
-            .map_err(value_error)
+        if n >= DETACH_MIN {
+            py.detach(|| slots.step_each(config, &actions, out, observe_place))
+        } else {
+            slots.step_each(config, &actions, out, observe_place)
+        }
+        .map_err(value_error)?;
+        let info = PyDict::new(py);
+        info.set_item(pyo3::intern!(py, "pipes"), pipes)?;
+        Ok((obs, reward, terminated, truncated, info))
     }
 
     /// Observations, `(num_envs, features)` `f32`.
@@ -251,16 +317,17 @@ impl FlappyVectorCore {
     }
 }
 
-/// Writes a game's observation (its first `out.len()` features).
-fn observe_into(g: &FlappyGame, out: &mut [f32]) {
-    out.copy_from_slice(&observe(&g.0)[..out.len()]);
+/// Writes a game's observation and pipes cleared into its places.
+fn observe_place(g: &FlappyGame, (obs, pipes): (&mut [f32], &mut u64)) {
+    obs.copy_from_slice(&observe(&g.0)[..obs.len()]);
+    *pipes = g.0.pipes();
 }
 
 /// The Rust engine's own speed at the vector environment's work, for
 /// benchmarks: `num_envs` games stepped `steps` times in lock step, each step
 /// playing a frame (a flap with chance 1/10, from a seeded generator),
-/// computing the observation into one buffer and resetting ended games, all
-/// without Python. Returns the seconds it took.
+/// computing the observation into one buffer and the pipes cleared into
+/// another, and resetting ended games, all without Python. Returns the seconds it took.
 #[pyfunction]
 #[pyo3(signature = (num_envs, steps, extended=false, seed=0))]
 fn flappy_engine_seconds(
@@ -277,7 +344,7 @@ fn flappy_engine_seconds(
         max_pipes: None,
         features: features(extended),
     };
-    Ok(py.detach(|| {
+    py.detach(|| {
         let mut slots: Slots<FlappyGame> = Slots::new(&config, num_envs, seed);
         let mut rng = arcade_core::Rng::new(seed);
         let mut actions = vec![0i64; num_envs];
@@ -285,25 +352,27 @@ fn flappy_engine_seconds(
         let mut terminated = vec![false; num_envs];
         let mut truncated = vec![false; num_envs];
         let mut obs = vec![0f32; num_envs * config.features];
+        let mut pipes = vec![0u64; num_envs];
         let start = std::time::Instant::now();
         for _ in 0..steps {
             for a in &mut actions {
                 *a = i64::from(rng.below(10) == 0);
             }
-            let out = StepOut {
-                reward: &mut reward,
-                terminated: &mut terminated,
-                truncated: &mut truncated,
-                obs: &mut obs,
-                obs_len: config.features,
-            };
+            let out = outputs::<&str>(
+                config.features,
+                Ok(&mut obs),
+                Ok(&mut reward),
+                Ok(&mut terminated),
+                Ok(&mut truncated),
+                Ok(&mut pipes),
+            )?;
             slots
-                .step_into(&config, &actions, out, observe_into)
-                .expect("actions are 0 or 1");
-            std::hint::black_box(&obs);
+                .step_each(&config, &actions, out, observe_place)
+                .map_err(value_error)?;
+            std::hint::black_box((&obs, &pipes));
         }
-        start.elapsed().as_secs_f64()
-    }))
+        Ok(start.elapsed().as_secs_f64())
+    })
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
