@@ -70,7 +70,7 @@ class TetrisVectorCore:
         npt.NDArray[np.float64],
         npt.NDArray[np.bool_],
         npt.NDArray[np.bool_],
-        Dict[str, npt.NDArray[np.uint64]],
+        npt.NDArray[np.uint64],
     ]: ...
 
 class FlappyCore:
@@ -97,6 +97,15 @@ class FlappyVectorCore:
         self, actions: npt.NDArray[np.int64]
     ) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]: ...
     def step_observe(
+        self, actions: npt.NDArray[np.int64]
+    ) -> Tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        Dict[str, npt.NDArray[np.uint64]],
+    ]: ...
+    def step_in_place(
         self, actions: npt.NDArray[np.int64]
     ) -> Tuple[
         npt.NDArray[np.float32],

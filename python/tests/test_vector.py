@@ -175,3 +175,46 @@ def test_flappy_fused_step_equals_step_then_observe(num_envs):
         kept = (obs, reward, obs.copy(), reward.copy())
         ends += int((term | trunc).sum())
     assert ends >= num_envs, "episodes ended and were reset along the way"
+
+
+def test_flappy_copy_false_overwrites_the_returned_arrays():
+    """copy=False plays the same games as the default, but every step
+    returns the same arrays, overwritten in place: the previous step's
+    observation then holds the new one (the default's stays as returned)."""
+    n = 70
+    fresh, reused = ak.FlappyVectorEnv(n, max_pipes=2), ak.FlappyVectorEnv(n, max_pipes=2, copy=False)
+    fresh.reset(seed=4)
+    reused.reset(seed=4)
+    rng = np.random.default_rng(3)
+    prev_fresh = prev_reused = None
+    ends = 0
+    for t in range(300):
+        acts = (rng.random(n) < 0.1).astype(np.int64)
+        a = fresh.step(acts)
+        b = reused.step(acts if t % 2 else list(acts))
+        for x, y in zip(a[:4], b[:4]):
+            np.testing.assert_array_equal(x, y)
+        np.testing.assert_array_equal(a[4]["pipes"], b[4]["pipes"])
+        if prev_reused is not None:
+            assert all(x is y for x, y in zip(prev_reused[:4], b[:4]))
+            assert prev_reused[4]["pipes"] is b[4]["pipes"]
+            assert not np.shares_memory(prev_fresh[0], a[0])
+            if not np.array_equal(prev_fresh[0], a[0]):  # the default kept the old frame
+                assert not np.array_equal(prev_reused[0], prev_fresh[0])
+        prev_fresh, prev_reused = a, b
+        ends += int((a[2] | a[3]).sum())
+    assert ends >= n, "episodes ended and were reset along the way"
+
+
+def test_flappy_subclass_step_is_kept():
+    class Counting(ak.FlappyVectorEnv):
+        calls = 0
+
+        def step(self, actions):
+            Counting.calls += 1
+            return super().step(actions)
+
+    env = Counting(2)
+    env.reset(seed=0)
+    env.step(np.zeros(2, np.int64))
+    assert Counting.calls == 1

@@ -1,5 +1,6 @@
 //! Flappy Bird: the single-game core and the vector core.
 
+use crate::flappy_in_place::InPlace;
 use crate::value_error;
 use crate::vector::{Game, Outputs, Slots};
 use arcade_flappy::env::Status;
@@ -7,7 +8,9 @@ use arcade_flappy::episode::eval_seed;
 use arcade_flappy::obs::{BASIC, EXTENDED, observe};
 use arcade_flappy::policy::{Heuristic, Policy};
 use arcade_flappy::render;
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use numpy::{
+    Element, PyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -149,6 +152,10 @@ impl Game for FlappyGame {
 pub struct FlappyVectorCore {
     config: Config,
     slots: Slots<FlappyGame>,
+    /// The arrays `step_in_place` writes (made on its first call).
+    in_place: Option<InPlace>,
+    /// The last step's actions (kept to reuse the allocation).
+    actions: Vec<i64>,
 }
 
 /// Sub-environments from which a step releases the GIL: below, releasing
@@ -171,6 +178,81 @@ type StepFlags<'py> = (
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray1<bool>>,
 );
+
+/// The actions as `i64`s in `into`: a contiguous 1-D int64 array is read
+/// as it is, anything else is converted as NumPy does
+/// (`ascontiguousarray(asarray(a).reshape(n), dtype=int64)`). Read
+/// untracked (a tracked borrow costs more than the copy) and copied, so
+/// nothing can change them while the step runs.
+fn read_actions(actions: &Bound<'_, PyAny>, n: usize, into: &mut Vec<i64>) -> PyResult<()> {
+    let converted;
+    let array = match actions.cast::<PyArray1<i64>>() {
+        Ok(a) if a.is_c_contiguous() => a,
+        _ => {
+            let py = actions.py();
+            let np = py.import(pyo3::intern!(py, "numpy"))?;
+            let shaped = np
+                .call_method1(pyo3::intern!(py, "asarray"), (actions,))?
+                .call_method1(pyo3::intern!(py, "reshape"), (n,))?;
+            converted = np
+                .call_method1(
+                    pyo3::intern!(py, "ascontiguousarray"),
+                    (shaped, pyo3::intern!(py, "int64")),
+                )?
+                .cast_into::<PyArray1<i64>>()?;
+            &converted
+        }
+    };
+    // SAFETY: read while holding the GIL, and copied at once.
+    let values = unsafe { array.as_slice() }.map_err(value_error)?;
+    into.clear();
+    into.extend_from_slice(values);
+    Ok(())
+}
+
+/// Steps every game into `out`, releasing the GIL from [`DETACH_MIN`] games.
+fn run_step(
+    py: Python<'_>,
+    config: &Config,
+    slots: &mut Slots<FlappyGame>,
+    actions: &[i64],
+    out: Outputs<'_, FlappyPlace<'_>>,
+) -> PyResult<()> {
+    if actions.len() >= DETACH_MIN {
+        py.detach(|| slots.step_each(config, actions, out, observe_place))
+    } else {
+        slots.step_each(config, actions, out, observe_place)
+    }
+    .map_err(value_error)
+}
+
+/// Gymnasium's `(obs, reward, terminated, truncated, {"pipes": pipes})`,
+/// built here rather than in Python (cheaper).
+fn step_result<'py>(
+    obs: Bound<'py, PyArray2<f32>>,
+    reward: Bound<'py, PyArray1<f64>>,
+    terminated: Bound<'py, PyArray1<bool>>,
+    truncated: Bound<'py, PyArray1<bool>>,
+    pipes: Bound<'py, PyArray1<u64>>,
+) -> PyResult<StepResult<'py>> {
+    let info = PyDict::new(obs.py());
+    info.set_item(pyo3::intern!(obs.py(), "pipes"), pipes)?;
+    Ok((obs, reward, terminated, truncated, info))
+}
+
+/// A fresh C-ordered array of zero bytes (valid values of every `T` used
+/// here): NumPy's `PyArray_Zeros` costs more for a step's small arrays.
+fn zeroed<T: Element, D: numpy::ndarray::Dimension>(
+    py: Python<'_>,
+    dims: impl numpy::ndarray::IntoDimension<Dim = D>,
+) -> Bound<'_, PyArray<T, D>> {
+    // SAFETY: the bytes are zeroed before anything reads them.
+    unsafe {
+        let a = PyArray::<T, D>::new(py, dims, false);
+        std::ptr::write_bytes(a.data(), 0, a.len());
+        a
+    }
+}
 
 /// A game's output places: its observation row and its pipes cleared.
 type FlappyPlace<'a> = (&'a mut [f32], &'a mut u64);
@@ -220,6 +302,8 @@ impl FlappyVectorCore {
         Ok(FlappyVectorCore {
             slots: Slots::new(&config, num_envs, seed),
             config,
+            in_place: None,
+            actions: Vec::with_capacity(num_envs),
         })
     }
 
@@ -248,31 +332,19 @@ impl FlappyVectorCore {
     /// Steps every game and writes its observation, reward, flags and pipes
     /// cleared into fresh arrays in one pass; returns Gymnasium's `(obs,
     /// reward, terminated, truncated, {"pipes": …})`, built here (cheaper
-    /// than in Python). Takes a contiguous 1-D int64 array only (`TypeError`
-    /// otherwise: the caller converts).
+    /// than in Python).
     fn step_observe<'py>(
         &mut self,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<StepResult<'py>> {
-        // Read untracked (a tracked borrow costs more than the copy) and
-        // copied, so nothing can change it while the step runs.
-        let actions: Vec<i64> = actions
-            .cast::<PyArray1<i64>>()
-            .ok()
-            // SAFETY: read while holding the GIL, and copied at once.
-            .and_then(|a| unsafe { a.as_slice() }.ok().map(<[i64]>::to_vec))
-            .ok_or_else(|| {
-                pyo3::exceptions::PyTypeError::new_err(
-                    "actions must be a contiguous 1-D int64 array",
-                )
-            })?;
         let (n, f) = (self.slots.slots.len(), self.config.features);
-        let obs = PyArray2::<f32>::zeros(py, [n, f], false);
-        let reward = PyArray1::<f64>::zeros(py, n, false);
-        let terminated = PyArray1::<bool>::zeros(py, n, false);
-        let truncated = PyArray1::<bool>::zeros(py, n, false);
-        let pipes = PyArray1::<u64>::zeros(py, n, false);
+        read_actions(actions, n, &mut self.actions)?;
+        let obs = zeroed::<f32, _>(py, [n, f]);
+        let reward = zeroed::<f64, _>(py, n);
+        let terminated = zeroed::<bool, _>(py, n);
+        let truncated = zeroed::<bool, _>(py, n);
+        let pipes = zeroed::<u64, _>(py, n);
         // SAFETY: the arrays were just made here and nothing else holds them
         // (an untracked borrow: tracking costs as much as making the array).
         let out = unsafe {
@@ -285,16 +357,45 @@ impl FlappyVectorCore {
                 pipes.as_slice_mut(),
             )
         }?;
-        let (config, slots) = (&self.config, &mut self.slots);
-        if n >= DETACH_MIN {
-            py.detach(|| slots.step_each(config, &actions, out, observe_place))
-        } else {
-            slots.step_each(config, &actions, out, observe_place)
+        run_step(py, &self.config, &mut self.slots, &self.actions, out)?;
+        step_result(obs, reward, terminated, truncated, pipes)
+    }
+
+    /// [`Self::step_observe`] into the same arrays every call (views of
+    /// one byte array, made on the first call): a later step overwrites what
+    /// an earlier one returned (`FlappyVectorEnv(copy=False)`).
+    fn step_in_place<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<StepResult<'py>> {
+        let (n, f) = (self.slots.slots.len(), self.config.features);
+        read_actions(actions, n, &mut self.actions)?;
+        if self.in_place.is_none() {
+            self.in_place = Some(InPlace::new(py, n, f)?);
         }
-        .map_err(value_error)?;
-        let info = PyDict::new(py);
-        info.set_item(pyo3::intern!(py, "pipes"), pipes)?;
-        Ok((obs, reward, terminated, truncated, info))
+        let Some(arrays) = &self.in_place else {
+            unreachable!("made above")
+        };
+        let (config, slots, actions) = (&self.config, &mut self.slots, &self.actions);
+        arrays.write(py, n, f, |r| {
+            let out = outputs::<&str>(
+                f,
+                Ok(r.obs),
+                Ok(r.reward),
+                Ok(r.terminated),
+                Ok(r.truncated),
+                Ok(r.pipes),
+            )?;
+            run_step(py, config, slots, actions, out)
+        })??;
+        step_result(
+            arrays.obs.bind(py).clone(),
+            arrays.reward.bind(py).clone(),
+            arrays.terminated.bind(py).clone(),
+            arrays.truncated.bind(py).clone(),
+            arrays.pipes.bind(py).clone(),
+        )
     }
 
     /// Observations, `(num_envs, features)` `f32`.
@@ -319,15 +420,23 @@ impl FlappyVectorCore {
 
 /// Writes a game's observation and pipes cleared into its places.
 fn observe_place(g: &FlappyGame, (obs, pipes): (&mut [f32], &mut u64)) {
-    obs.copy_from_slice(&observe(&g.0)[..obs.len()]);
+    let all = observe(&g.0);
+    // Copies of a known length: a copy of the slice's run-time length was a
+    // call to libc's memmove per game, a quarter of the engine's time.
+    match obs.len() {
+        BASIC => obs.copy_from_slice(&all[..BASIC]),
+        _ => obs.copy_from_slice(&all),
+    }
     *pipes = g.0.pipes();
 }
 
 /// The Rust engine's own speed at the vector environment's work, for
 /// benchmarks: `num_envs` games stepped `steps` times in lock step, each step
-/// playing a frame (a flap with chance 1/10, from a seeded generator),
-/// computing the observation into one buffer and the pipes cleared into
-/// another, and resetting ended games, all without Python. Returns the seconds it took.
+/// playing a frame, computing the observation into one buffer and the pipes
+/// cleared into another, and resetting ended games, all without Python. The
+/// actions cycle through 16 vectors drawn beforehand (a flap with chance
+/// 1/10, from a seeded generator), as the Python benchmark's do, so both
+/// sides do the same work. Returns the seconds it took.
 #[pyfunction]
 #[pyo3(signature = (num_envs, steps, extended=false, seed=0))]
 fn flappy_engine_seconds(
@@ -347,17 +456,20 @@ fn flappy_engine_seconds(
     py.detach(|| {
         let mut slots: Slots<FlappyGame> = Slots::new(&config, num_envs, seed);
         let mut rng = arcade_core::Rng::new(seed);
-        let mut actions = vec![0i64; num_envs];
+        let actions: Vec<Vec<i64>> = (0..16)
+            .map(|_| {
+                (0..num_envs)
+                    .map(|_| i64::from(rng.below(10) == 0))
+                    .collect()
+            })
+            .collect();
         let mut reward = vec![0.0; num_envs];
         let mut terminated = vec![false; num_envs];
         let mut truncated = vec![false; num_envs];
         let mut obs = vec![0f32; num_envs * config.features];
         let mut pipes = vec![0u64; num_envs];
         let start = std::time::Instant::now();
-        for _ in 0..steps {
-            for a in &mut actions {
-                *a = i64::from(rng.below(10) == 0);
-            }
+        for (_, actions) in (0..steps).zip(actions.iter().cycle()) {
             let out = outputs::<&str>(
                 config.features,
                 Ok(&mut obs),
@@ -367,7 +479,7 @@ fn flappy_engine_seconds(
                 Ok(&mut pipes),
             )?;
             slots
-                .step_each(&config, &actions, out, observe_place)
+                .step_each(&config, actions, out, observe_place)
                 .map_err(value_error)?;
             std::hint::black_box((&obs, &pipes));
         }
