@@ -43,7 +43,7 @@ def _run(kind, num_envs, steps, seed=11):
 
 
 # Enough sub-environments to step on several threads (each game's PARALLEL_MIN).
-PARALLEL = {"tetris": 40, "flappy": (1 << 16) + 8, "mines": 300}
+PARALLEL = {"tetris": 260, "flappy": (1 << 16) + 8, "mines": 300}
 
 
 @pytest.mark.parametrize("kind", MAKERS)
