@@ -101,11 +101,11 @@ class FlappyVectorEnv(_RustVectorEnv):
     observations ``(num_envs, 5 or 7) float32``, ``infos["pipes"]`` the pipes
     cleared in each episode so far.
 
-    ``copy=False`` (as in Gymnasium's ``SyncVectorEnv``): every ``step``
-    returns the same observation, reward, termination, truncation and pipes
-    arrays, overwritten by the next ``step``; copy what must outlive a step.
-    Faster at small ``num_envs`` (no fresh arrays). The default returns
-    fresh arrays."""
+    ``copy=False``: every ``step`` returns the same observation, reward,
+    termination, truncation and pipes arrays, overwritten by the next
+    ``step`` (unlike ``SyncVectorEnv(copy=False)``, which shares only the
+    observations); copy what must outlive a step. A fifth of a step faster
+    at 64 games (no fresh arrays). The default returns fresh arrays."""
 
     def __init__(self, num_envs: int, extended: bool = False, max_pipes: Optional[int] = None, seed: int = 0,
                  copy: bool = True):
