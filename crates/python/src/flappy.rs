@@ -241,7 +241,8 @@ fn step_result<'py>(
 }
 
 /// A fresh C-ordered array of zero bytes (valid values of every `T` used
-/// here): NumPy's `PyArray_Zeros` costs more for a step's small arrays.
+/// here), skipping `PyArray_Zeros`'s second dtype resolution (2 % of a
+/// 64-game step in the profile).
 fn zeroed<T: Element, D: numpy::ndarray::Dimension>(
     py: Python<'_>,
     dims: impl numpy::ndarray::IntoDimension<Dim = D>,
