@@ -1,7 +1,7 @@
 """Type stubs of the Rust extension (the Python modules wrap it)."""
 
 from os import PathLike
-from typing import Callable, List, Optional, Tuple, Union
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -96,14 +96,24 @@ class FlappyVectorCore:
     def step(
         self, actions: npt.NDArray[np.int64]
     ) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]: ...
-    def step_into(
-        self,
-        actions: npt.NDArray[np.int64],
-        obs: npt.NDArray[np.float32],
-        reward: npt.NDArray[np.float64],
-        terminated: npt.NDArray[np.bool_],
-        truncated: npt.NDArray[np.bool_],
-    ) -> None: ...
+    def step_observe(
+        self, actions: npt.NDArray[np.int64]
+    ) -> Tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        Dict[str, npt.NDArray[np.uint64]],
+    ]: ...
+    def step_in_place(
+        self, actions: npt.NDArray[np.int64]
+    ) -> Tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        Dict[str, npt.NDArray[np.uint64]],
+    ]: ...
     def observe(self) -> npt.NDArray[np.float32]: ...
     def scores(self) -> npt.NDArray[np.uint64]: ...
 

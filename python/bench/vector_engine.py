@@ -1,13 +1,16 @@
 """The vector environments against the Rust engine doing the same work, side
 by side. Flappy Bird:
 the engine figure is `flappy_engine_seconds` (N games in lock step, a frame
-each with a flap chance of 1/10, the observation written, ended games reset,
-all in Rust), the vector environment is `FlappyVectorEnv.step` from Python
-with the actions drawn by NumPy (the same chance), and "separate calls" is
-the earlier path (step, then observe, as two Rust calls). Tetris (10 × 20):
-`tetris_engine_seconds` (a uniformly random legal placement per game, the
-boards and masks written, in Rust) against `TetrisVectorEnv.step` with the
-random legal actions picked from the mask by NumPy. Median of ``--repeats``
+each with a flap chance of 1/10 from 16 action vectors drawn beforehand, the
+observation and pipes written, ended games reset, all in Rust), the vector
+environment is `FlappyVectorEnv.step` from Python with 16 action arrays
+drawn by NumPy beforehand (the same chance), fresh arrays each step (the
+default) and `copy=False`; "separate calls" is the earlier path (step,
+observe and scores as three Rust calls). Tetris (10 × 20):
+`tetris_engine_seconds` (a uniformly random legal placement per game, each
+game played, observed and masked in one pass, in Rust) against
+`TetrisVectorEnv.step` with the random legal actions picked from the mask
+by NumPy. Median of ``--repeats``
 runs, the rows of one size interleaved; every figure is per CPU second of
 the process (steady on a machine shared with other work, unlike wall time).
 
@@ -67,20 +70,23 @@ def main():
     ap.add_argument("--frames", type=int, default=4_000_000, help="frames per run and row")
     a = ap.parse_args()
     rng = np.random.default_rng(0)
-    print("| num_envs | Rust engine + obs (M frames/s) | FlappyVectorEnv (M/s) | ratio | separate calls (M/s) |")
-    print("|---:|---:|---:|---:|---:|")
+    print("| num_envs | Rust engine + obs (M frames/s) | FlappyVectorEnv (M/s) | ratio "
+          "| copy=False (M/s) | ratio | separate calls (M/s) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
     for n in [64, 1024, 8192]:
         steps = max(a.frames // n, 10)
         env = ak.FlappyVectorEnv(n)
+        in_place = ak.FlappyVectorEnv(n, copy=False)
         core = _ak.FlappyVectorCore(n, 0)
-        eng, vec, sep = [], [], []
+        eng, vec, inp, sep = [], [], [], []
         for _ in range(a.repeats):
             eng.append(cpu(lambda: _ak.flappy_engine_seconds(n, steps)))
             vec.append(vector_seconds(env, steps, rng))
+            inp.append(vector_seconds(in_place, steps, rng))
             sep.append(separate_seconds(core, n, steps, rng))
         f = n * steps / 1e6
-        e, v, s = (f / statistics.median(x) for x in (eng, vec, sep))
-        print(f"| {n:,} | {e:.1f} | {v:.1f} | {e / v:.2f}x | {s:.1f} |", flush=True)
+        e, v, i, s = (f / statistics.median(x) for x in (eng, vec, inp, sep))
+        print(f"| {n:,} | {e:.1f} | {v:.1f} | {e / v:.2f}x | {i:.1f} | {e / i:.2f}x | {s:.1f} |", flush=True)
     print("\n| num_envs | Rust engine + obs (k placements/s) | TetrisVectorEnv (k/s) | ratio |")
     print("|---:|---:|---:|---:|")
     for n in [1, 8, 64, 1024]:

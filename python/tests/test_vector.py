@@ -43,7 +43,7 @@ def _run(kind, num_envs, steps, seed=11):
 
 
 # Enough sub-environments to step on several threads (each game's PARALLEL_MIN).
-PARALLEL = {"tetris": 40, "flappy": (1 << 16) + 8, "mines": 300}
+PARALLEL = {"tetris": 260, "flappy": (1 << 16) + 8, "mines": 300}
 
 
 @pytest.mark.parametrize("kind", MAKERS)
@@ -143,3 +143,78 @@ def test_tetris_fused_step_equals_step_then_observe(num_envs):
         assert info["action_mask"].dtype == np.int8 and reward.dtype == np.float64
         ends += int((term | trunc).sum())
     assert ends >= num_envs, "episodes ended and were reset along the way"
+
+
+@pytest.mark.parametrize("num_envs", [5, 300])
+def test_flappy_fused_step_equals_step_then_observe(num_envs):
+    """FlappyVectorEnv.step (one Rust call, the GIL kept below 256 games and
+    released from there) gives what the core's separate step, observe and
+    scores calls give, and fresh arrays every step."""
+    env = ak.FlappyVectorEnv(num_envs, max_pipes=2)
+    ref = ak._arcadekit.FlappyVectorCore(num_envs, 0, 2)
+    env.reset(seed=3)
+    ref.reset(3)
+    rng = np.random.default_rng(2)
+    ends, kept = 0, None
+    for t in range(400):
+        acts = (rng.random(num_envs) < 0.1).astype(np.int64)
+        # Every third step, actions Rust cannot take as they are (converted first).
+        given = acts.astype(np.int8)[:, None] if t % 3 == 0 else acts
+        obs, reward, term, trunc, info = env.step(given)
+        r_reward, r_term, r_trunc = ref.step(acts)
+        np.testing.assert_array_equal(obs, ref.observe())
+        np.testing.assert_array_equal(info["pipes"], ref.scores())
+        np.testing.assert_array_equal(reward, r_reward)
+        np.testing.assert_array_equal(term, r_term)
+        np.testing.assert_array_equal(trunc, r_trunc)
+        assert obs.dtype == np.float32 and info["pipes"].dtype == np.uint64
+        if kept is not None:  # the previous step's arrays stay as they were returned
+            prev_obs, prev_reward, obs_then, reward_then = kept
+            np.testing.assert_array_equal(prev_obs, obs_then)
+            np.testing.assert_array_equal(prev_reward, reward_then)
+        kept = (obs, reward, obs.copy(), reward.copy())
+        ends += int((term | trunc).sum())
+    assert ends >= num_envs, "episodes ended and were reset along the way"
+
+
+def test_flappy_copy_false_overwrites_the_returned_arrays():
+    """copy=False plays the same games as the default, but every step
+    returns the same arrays, overwritten in place: the previous step's
+    observation then holds the new one (the default's stays as returned)."""
+    n = 70
+    fresh, reused = ak.FlappyVectorEnv(n, max_pipes=2), ak.FlappyVectorEnv(n, max_pipes=2, copy=False)
+    fresh.reset(seed=4)
+    reused.reset(seed=4)
+    rng = np.random.default_rng(3)
+    prev_fresh = prev_reused = None
+    ends = 0
+    for t in range(300):
+        acts = (rng.random(n) < 0.1).astype(np.int64)
+        a = fresh.step(acts)
+        b = reused.step(acts if t % 2 else list(acts))
+        for x, y in zip(a[:4], b[:4]):
+            np.testing.assert_array_equal(x, y)
+        np.testing.assert_array_equal(a[4]["pipes"], b[4]["pipes"])
+        if prev_reused is not None:
+            assert all(x is y for x, y in zip(prev_reused[:4], b[:4]))
+            assert prev_reused[4]["pipes"] is b[4]["pipes"]
+            assert not np.shares_memory(prev_fresh[0], a[0])
+            if not np.array_equal(prev_fresh[0], a[0]):  # the default kept the old frame
+                assert not np.array_equal(prev_reused[0], prev_fresh[0])
+        prev_fresh, prev_reused = a, b
+        ends += int((a[2] | a[3]).sum())
+    assert ends >= n, "episodes ended and were reset along the way"
+
+
+def test_flappy_subclass_step_is_kept():
+    class Counting(ak.FlappyVectorEnv):
+        calls = 0
+
+        def step(self, actions):
+            Counting.calls += 1
+            return super().step(actions)
+
+    env = Counting(2)
+    env.reset(seed=0)
+    env.step(np.zeros(2, np.int64))
+    assert Counting.calls == 1

@@ -8,6 +8,7 @@
 mod ask_tell;
 mod battle;
 mod flappy;
+mod flappy_in_place;
 mod jumpin;
 mod mines;
 mod seeds;

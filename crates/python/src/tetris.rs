@@ -194,8 +194,11 @@ struct TetrisGame {
 
 impl Game for TetrisGame {
     type Config = EnvConfig;
-    /// A placement search is about a microsecond.
-    const PARALLEL_MIN: usize = 32;
+    /// A placement with its observation is about 0.4 µs: at 64 to 256 games
+    /// two rayon threads stepped slower than one, in wall time too, on the
+    /// shared 2-core machine (docs/results/python.md); from 256 the step is
+    /// ~100 µs, enough to outweigh handing it over.
+    const PARALLEL_MIN: usize = 256;
 
     fn start(config: &EnvConfig, seed: u64) -> TetrisGame {
         TetrisGame {
@@ -461,11 +464,39 @@ fn observe_all(
     }
 }
 
+/// Each game's output places in the buffers (`cells` board cells and `a`
+/// mask entries a game).
+fn places<'a>(
+    cells: usize,
+    a: usize,
+    boards: &'a mut [u8],
+    masks: &'a mut [i8],
+    pieces: &'a mut [i64],
+    next: &'a mut [i64],
+    scores: &'a mut [u64],
+) -> Vec<TetrisPlace<'a>> {
+    boards
+        .chunks_mut(cells)
+        .zip(masks.chunks_mut(a))
+        .zip(pieces.iter_mut())
+        .zip(next.iter_mut())
+        .zip(scores.iter_mut())
+        .map(|((((board, mask), piece), next), score)| TetrisPlace {
+            board,
+            mask,
+            piece,
+            next,
+            score,
+        })
+        .collect()
+}
+
 /// The Rust engine's own speed at the vector environment's work, for
 /// benchmarks: `num_envs` 10 × 20 games stepped `steps` times, each step a
 /// uniformly random legal placement per game (from the mask, by a seeded
-/// generator), then every observation and mask written, ended games reset,
-/// all without Python. Returns the seconds it took.
+/// generator), then each game played, observed and scored into the buffers
+/// in the same pass as `TetrisVectorCore.step_observe` does, ended games
+/// reset, all without Python. Returns the seconds it took.
 #[pyfunction]
 #[pyo3(signature = (num_envs, steps, seed=0))]
 fn tetris_engine_seconds(py: Python<'_>, num_envs: usize, steps: u64, seed: u64) -> PyResult<f64> {
@@ -473,46 +504,67 @@ fn tetris_engine_seconds(py: Python<'_>, num_envs: usize, steps: u64, seed: u64)
         return Err(value_error("num_envs must be at least 1"));
     }
     let config = config(10, 20, "uniform", "lines", None)?;
-    Ok(py.detach(|| {
+    py.detach(|| {
         let mut slots: Slots<TetrisGame> = Slots::new(&config, num_envs, seed);
         let (cells, a) = (config.width * config.height, ROTATIONS * config.width);
         let mut boards = vec![0u8; num_envs * cells];
-        let mut masks = vec![0u8; num_envs * a];
+        let mut masks = vec![0i8; num_envs * a];
         let mut pieces = vec![0i64; num_envs];
         let mut next = vec![0i64; num_envs];
+        let mut scores = vec![0u64; num_envs];
+        let mut reward = vec![0.0; num_envs];
+        let mut terminated = vec![false; num_envs];
+        let mut truncated = vec![false; num_envs];
         let mut actions = vec![0i64; num_envs];
         let mut rng = arcade_core::Rng::new(seed);
         let start = std::time::Instant::now();
-        observe_all(
-            &slots,
-            &config,
+        let first = places(
+            cells,
+            a,
             &mut boards,
+            &mut masks,
             &mut pieces,
             &mut next,
-            &mut masks,
+            &mut scores,
         );
+        for (s, place) in slots.slots.iter().zip(first) {
+            observe_into(&s.game, place);
+        }
         for _ in 0..steps {
-            for (i, act) in actions.iter_mut().enumerate() {
-                let legal: Vec<usize> = (0..a).filter(|&j| masks[i * a + j] != 0).collect();
-                *act = if legal.is_empty() {
+            for (act, mask) in actions.iter_mut().zip(masks.chunks(a)) {
+                let legal = mask.iter().filter(|&&m| m != 0).count();
+                *act = if legal == 0 {
                     0
                 } else {
-                    legal[rng.index(legal.len())] as i64
+                    let k = rng.index(legal);
+                    mask.iter()
+                        .enumerate()
+                        .filter(|&(_, &m)| m != 0)
+                        .nth(k)
+                        .map_or(0, |(j, _)| j as i64)
                 };
             }
-            let out = slots.step(&config, &actions).expect("legal actions");
-            std::hint::black_box(&out.reward);
-            observe_all(
-                &slots,
-                &config,
-                &mut boards,
-                &mut pieces,
-                &mut next,
-                &mut masks,
-            );
+            let out = Outputs {
+                reward: &mut reward,
+                terminated: &mut terminated,
+                truncated: &mut truncated,
+                places: places(
+                    cells,
+                    a,
+                    &mut boards,
+                    &mut masks,
+                    &mut pieces,
+                    &mut next,
+                    &mut scores,
+                ),
+            };
+            slots
+                .step_each(&config, &actions, out, observe_into)
+                .map_err(value_error)?;
+            std::hint::black_box((&boards, &reward));
         }
-        start.elapsed().as_secs_f64()
-    }))
+        Ok(start.elapsed().as_secs_f64())
+    })
 }
 
 /// The placement a classic AI chooses for `piece` on `board` (0/1 cells,

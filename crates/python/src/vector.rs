@@ -51,16 +51,6 @@ impl<G: Game> Slot<G> {
     }
 }
 
-/// The caller's arrays a fused step writes into, one entry (or one `obs_len`
-/// stretch of `obs`) per sub-environment.
-pub(crate) struct StepOut<'a, O> {
-    pub reward: &'a mut [f64],
-    pub terminated: &'a mut [bool],
-    pub truncated: &'a mut [bool],
-    pub obs: &'a mut [O],
-    pub obs_len: usize,
-}
-
 /// The caller's arrays a [`Slots::step_each`] writes into: one entry per
 /// sub-environment, and one output place (whatever the game writes its
 /// observation into) per sub-environment.
@@ -134,34 +124,6 @@ impl<G: Game> Slots<G> {
             G::check(config, a).map_err(|e| format!("sub-environment {i}: {e}"))?;
         }
         Ok(())
-    }
-
-    /// [`Slots::step`] that also observes each game right after moving it and
-    /// writes everything straight into the caller's arrays: one pass over the
-    /// games while each is in cache, no intermediate vectors.
-    pub fn step_into<O: Send>(
-        &mut self,
-        config: &G::Config,
-        actions: &[i64],
-        out: StepOut<'_, O>,
-        observe: impl Fn(&G, &mut [O]) + Sync,
-    ) -> Result<(), String> {
-        let n = self.slots.len();
-        if out.obs.len() != n * out.obs_len {
-            return Err(format!("output arrays must hold {n} sub-environments"));
-        }
-        let places = out.obs.chunks_mut(out.obs_len).collect();
-        self.step_each(
-            config,
-            actions,
-            Outputs {
-                reward: out.reward,
-                terminated: out.terminated,
-                truncated: out.truncated,
-                places,
-            },
-            |g, o| observe(g, o),
-        )
     }
 
     /// Steps every sub-environment and hands each game, right after moving
