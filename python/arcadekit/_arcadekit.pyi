@@ -9,6 +9,16 @@ import numpy.typing as npt
 FLAPPY_SCREEN: Tuple[int, int]
 FLAPPY_GEOMETRY: Tuple[int, int, int, int, int, int]
 
+#: A Flappy Bird vector step: observations, rewards, terminations,
+#: truncations and `{"pipes": ...}`.
+FlappyStep = Tuple[
+    npt.NDArray[np.float32],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+    Dict[str, npt.NDArray[np.uint64]],
+]
+
 def episode_seed(master: int, env: int, episode: int) -> int: ...
 
 class TetrisCore:
@@ -96,24 +106,8 @@ class FlappyVectorCore:
     def step(
         self, actions: npt.NDArray[np.int64]
     ) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]: ...
-    def step_observe(
-        self, actions: npt.NDArray[np.int64]
-    ) -> Tuple[
-        npt.NDArray[np.float32],
-        npt.NDArray[np.float64],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        Dict[str, npt.NDArray[np.uint64]],
-    ]: ...
-    def step_in_place(
-        self, actions: npt.NDArray[np.int64]
-    ) -> Tuple[
-        npt.NDArray[np.float32],
-        npt.NDArray[np.float64],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        Dict[str, npt.NDArray[np.uint64]],
-    ]: ...
+    def step_observe(self, actions: npt.NDArray[np.int64]) -> FlappyStep: ...
+    def step_in_place(self, actions: npt.NDArray[np.int64]) -> FlappyStep: ...
     def observe(self) -> npt.NDArray[np.float32]: ...
     def scores(self) -> npt.NDArray[np.uint64]: ...
 

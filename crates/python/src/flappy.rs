@@ -259,25 +259,20 @@ fn zeroed<T: Element, D: numpy::ndarray::Dimension>(
 type FlappyPlace<'a> = (&'a mut [f32], &'a mut u64);
 
 /// The step's output places from the arrays' slices.
-fn outputs<'a, E: std::fmt::Display>(
+fn outputs<'a>(
     features: usize,
-    obs: Result<&'a mut [f32], E>,
-    reward: Result<&'a mut [f64], E>,
-    terminated: Result<&'a mut [bool], E>,
-    truncated: Result<&'a mut [bool], E>,
-    pipes: Result<&'a mut [u64], E>,
-) -> PyResult<Outputs<'a, FlappyPlace<'a>>> {
-    let places = obs
-        .map_err(value_error)?
-        .chunks_mut(features)
-        .zip(pipes.map_err(value_error)?.iter_mut())
-        .collect();
-    Ok(Outputs {
-        reward: reward.map_err(value_error)?,
-        terminated: terminated.map_err(value_error)?,
-        truncated: truncated.map_err(value_error)?,
-        places,
-    })
+    obs: &'a mut [f32],
+    reward: &'a mut [f64],
+    terminated: &'a mut [bool],
+    truncated: &'a mut [bool],
+    pipes: &'a mut [u64],
+) -> Outputs<'a, FlappyPlace<'a>> {
+    Outputs {
+        reward,
+        terminated,
+        truncated,
+        places: obs.chunks_mut(features).zip(pipes.iter_mut()).collect(),
+    }
 }
 
 #[pymethods]
@@ -351,13 +346,13 @@ impl FlappyVectorCore {
         let out = unsafe {
             outputs(
                 f,
-                obs.as_slice_mut(),
-                reward.as_slice_mut(),
-                terminated.as_slice_mut(),
-                truncated.as_slice_mut(),
-                pipes.as_slice_mut(),
+                obs.as_slice_mut().map_err(value_error)?,
+                reward.as_slice_mut().map_err(value_error)?,
+                terminated.as_slice_mut().map_err(value_error)?,
+                truncated.as_slice_mut().map_err(value_error)?,
+                pipes.as_slice_mut().map_err(value_error)?,
             )
-        }?;
+        };
         run_step(py, &self.config, &mut self.slots, &self.actions, out)?;
         step_result(obs, reward, terminated, truncated, pipes)
     }
@@ -380,14 +375,7 @@ impl FlappyVectorCore {
         };
         let (config, slots, actions) = (&self.config, &mut self.slots, &self.actions);
         arrays.write(py, n, f, |r| {
-            let out = outputs::<&str>(
-                f,
-                Ok(r.obs),
-                Ok(r.reward),
-                Ok(r.terminated),
-                Ok(r.truncated),
-                Ok(r.pipes),
-            )?;
+            let out = outputs(f, r.obs, r.reward, r.terminated, r.truncated, r.pipes);
             run_step(py, config, slots, actions, out)
         })??;
         step_result(
@@ -471,14 +459,14 @@ fn flappy_engine_seconds(
         let mut pipes = vec![0u64; num_envs];
         let start = std::time::Instant::now();
         for (_, actions) in (0..steps).zip(actions.iter().cycle()) {
-            let out = outputs::<&str>(
+            let out = outputs(
                 config.features,
-                Ok(&mut obs),
-                Ok(&mut reward),
-                Ok(&mut terminated),
-                Ok(&mut truncated),
-                Ok(&mut pipes),
-            )?;
+                &mut obs,
+                &mut reward,
+                &mut terminated,
+                &mut truncated,
+                &mut pipes,
+            );
             slots
                 .step_each(&config, actions, out, observe_place)
                 .map_err(value_error)?;
