@@ -84,6 +84,15 @@ class TetrisVectorEnv(_RustVectorEnv):
         obs = {"board": board, "piece": piece, "next": nxt} if self._next else {"board": board, "piece": piece}
         return obs, reward, terminated, truncated, {"action_mask": mask, "score": score}
 
+    def sample_legal_actions(self) -> np.ndarray:
+        """A uniformly random legal placement for every game, ``(num_envs,)
+        int64``, drawn in Rust from the masks of the last observation (0 for a
+        game without one). Each sub-environment draws from its own generator,
+        seeded by ``reset(seed=s)``: a random agent's episodes are then the
+        same for the same seed whatever ``num_envs`` is. Several times faster
+        than choosing from ``infos["action_mask"]`` with NumPy."""
+        return self._core.sample_legal()
+
     def _obs(self):
         board, piece, nxt, mask = self._core.observe()
         self._mask = mask

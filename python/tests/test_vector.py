@@ -145,6 +145,48 @@ def test_tetris_fused_step_equals_step_then_observe(num_envs):
     assert ends >= num_envs, "episodes ended and were reset along the way"
 
 
+def test_tetris_sample_legal_actions_are_legal_uniform_and_seeded():
+    """sample_legal_actions draws a legal placement for every game, each legal
+    one about equally often, and sub-environment i draws the same actions for
+    the same seed whatever num_envs is."""
+    env = ak.TetrisVectorEnv(4, width=6, height=8)
+    _, info = env.reset(seed=3)
+    mask = info["action_mask"]
+    draws = np.stack([env.sample_legal_actions() for _ in range(6000)])
+    assert draws.dtype == np.int64 and draws.shape == (6000, 4)
+    checked = 0
+    for i in range(4):
+        legal = np.flatnonzero(mask[i])
+        counts = np.bincount(draws[:, i], minlength=mask.shape[1])
+        assert set(np.flatnonzero(counts)) == set(legal), "every legal one drawn, nothing else"
+        expected = 6000 / len(legal)
+        assert np.all(np.abs(counts[legal] - expected) < 5 * np.sqrt(expected))
+        checked += len(legal)
+    assert checked >= 4 * 10
+
+    def trace(n, steps=300):
+        env = ak.TetrisVectorEnv(n, width=6, height=8)
+        _, info = env.reset(seed=9)
+        out, ends = [], 0
+        for _ in range(steps):
+            acts = env.sample_legal_actions()
+            mask = info["action_mask"]
+            # A game that just ended may have no legal placement (its action is
+            # ignored: the next step resets it); it draws 0.
+            playable = mask.any(axis=1)
+            assert np.all(mask[np.arange(n), acts][playable] == 1)
+            assert np.all(acts[~playable] == 0)
+            out.append(acts[0])
+            _, _, term, trunc, info = env.step(acts)
+            ends += int(term[0] or trunc[0])
+        return out, ends
+
+    one, ends = trace(1)
+    assert one == trace(7)[0]
+    assert ends >= 2, "several episodes were played"
+    assert len(set(one)) >= 10, "the draws vary"
+
+
 @pytest.mark.parametrize("num_envs", [5, 300])
 def test_flappy_fused_step_equals_step_then_observe(num_envs):
     """FlappyVectorEnv.step (one Rust call, the GIL kept below 256 games and

@@ -2,6 +2,8 @@
 
 use crate::vector::{Game, Outputs, Slots};
 use crate::{to_json, value_error};
+use arcade_core::Rng;
+use arcade_core::rng::derive_seed;
 use arcade_tetris::env::{Env, EnvConfig, EnvError, Pieces, ROTATIONS, Variant};
 use arcade_tetris::{Board, MoveMode, Piece, PieceSource, Player, Randomizer, Rules, Weights};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
@@ -226,6 +228,53 @@ impl Game for TetrisGame {
 pub struct TetrisVectorCore {
     config: EnvConfig,
     slots: Slots<TetrisGame>,
+    /// Each game's legal placements as of its last observation, as bits
+    /// ([`legal_words`] words a game): what `sample_legal` draws from.
+    legal: Vec<u64>,
+    /// Each game's own generator for `sample_legal`, so sub-environment `i`
+    /// draws the same actions whatever `num_envs` is.
+    samplers: Vec<Rng>,
+}
+
+/// Words of legal-placement bits per game for `actions` actions.
+fn legal_words(actions: usize) -> usize {
+    actions.div_ceil(64)
+}
+
+/// The generator `sample_legal` uses for sub-environment `env` after a
+/// reset with `master`: a stream apart from every episode seed
+/// (`episode_seed(master, env, e)` for the episodes `e` a game can reach).
+fn sampler(master: u64, env: u64) -> Rng {
+    Rng::new(derive_seed(derive_seed(master, env), u64::MAX))
+}
+
+/// A uniformly random set bit of `bits` (0 when none is set).
+fn random_legal(bits: &[u64], rng: &mut Rng) -> i64 {
+    let count: u32 = bits.iter().map(|w| w.count_ones()).sum();
+    if count == 0 {
+        return 0;
+    }
+    let mut k = rng.index(count as usize) as u32;
+    for (i, &word) in bits.iter().enumerate() {
+        let ones = word.count_ones();
+        if k < ones {
+            let mut w = word;
+            for _ in 0..k {
+                w &= w - 1;
+            }
+            return (i * 64) as i64 + i64::from(w.trailing_zeros());
+        }
+        k -= ones;
+    }
+    unreachable!("k is below the count of set bits")
+}
+
+/// Sets `bits` to the nonzero entries of `mask`.
+fn mask_bits(mask: &[u8], bits: &mut [u64]) {
+    bits.fill(0);
+    for (j, _) in mask.iter().enumerate().filter(|&(_, &m)| m != 0) {
+        bits[j / 64] |= 1 << (j % 64);
+    }
 }
 
 /// Observation arrays: boards (N, H, W), pieces (N,), next pieces (N,), masks (N, A).
@@ -256,6 +305,7 @@ struct TetrisPlace<'a> {
     piece: &'a mut i64,
     next: &'a mut i64,
     score: &'a mut u64,
+    legal: &'a mut [u64],
 }
 
 /// Writes one game's observation, mask and score into its places.
@@ -269,6 +319,7 @@ fn observe_into(g: &TetrisGame, o: TetrisPlace<'_>) {
     for (m, &b) in o.mask.iter_mut().zip(mask.iter()) {
         *m = b as i8;
     }
+    mask_bits(mask, o.legal);
     *o.piece = piece_index(g.env.current());
     *o.next = piece_index(g.env.next_piece());
     *o.score = g.env.score();
@@ -298,12 +349,40 @@ impl TetrisVectorCore {
         }
         let config = config(width, height, pieces, scoring, max_pieces)?;
         let slots = Slots::new(&config, num_envs, seed);
-        Ok(TetrisVectorCore { config, slots })
+        let legal = vec![0; num_envs * legal_words(ROTATIONS * width)];
+        let samplers = (0..num_envs as u64).map(|i| sampler(seed, i)).collect();
+        Ok(TetrisVectorCore {
+            config,
+            slots,
+            legal,
+            samplers,
+        })
     }
 
     fn reset(&mut self, py: Python<'_>, seed: u64) {
         let (config, slots) = (&self.config, &mut self.slots);
         py.detach(|| slots.reset(config, seed));
+        for (i, rng) in self.samplers.iter_mut().enumerate() {
+            *rng = sampler(seed, i as u64);
+        }
+    }
+
+    /// A uniformly random legal placement for every game, as of the last
+    /// observation (0 for a game without one), each drawn from that
+    /// sub-environment's own generator, which `reset(seed)` seeds.
+    fn sample_legal<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let words = legal_words(ROTATIONS * self.config.width);
+        let actions = PyArray1::<i64>::zeros(py, self.samplers.len(), false);
+        // SAFETY: the array was just made here and nothing else holds it.
+        let out = unsafe { actions.as_slice_mut() }.expect("a fresh 1-D array is contiguous");
+        for ((act, bits), rng) in out
+            .iter_mut()
+            .zip(self.legal.chunks(words))
+            .zip(&mut self.samplers)
+        {
+            *act = random_legal(bits, rng);
+        }
+        actions
     }
 
     /// Steps every sub-environment: (reward, terminated, truncated).
@@ -377,13 +456,17 @@ impl TetrisVectorCore {
                 .zip(ps.map_err(value_error)?.iter_mut())
                 .zip(ns.map_err(value_error)?.iter_mut())
                 .zip(ss.map_err(value_error)?.iter_mut())
-                .map(|((((board, mask), piece), next), score)| TetrisPlace {
-                    board,
-                    mask,
-                    piece,
-                    next,
-                    score,
-                })
+                .zip(self.legal.chunks_mut(legal_words(a)))
+                .map(
+                    |(((((board, mask), piece), next), score), legal)| TetrisPlace {
+                        board,
+                        mask,
+                        piece,
+                        next,
+                        score,
+                        legal,
+                    },
+                )
                 .collect();
             let out = Outputs {
                 reward: rs.map_err(value_error)?,
@@ -401,7 +484,7 @@ impl TetrisVectorCore {
     }
 
     /// The observation of every sub-environment.
-    fn observe<'py>(&self, py: Python<'py>) -> PyResult<TetrisObs<'py>> {
+    fn observe<'py>(&mut self, py: Python<'py>) -> PyResult<TetrisObs<'py>> {
         let (w, h) = (self.config.width, self.config.height);
         let n = self.slots.slots.len();
         let a = ROTATIONS * w;
@@ -417,6 +500,9 @@ impl TetrisVectorCore {
             &mut next,
             &mut masks,
         );
+        for (mask, bits) in masks.chunks(a).zip(self.legal.chunks_mut(legal_words(a))) {
+            mask_bits(mask, bits);
+        }
         let masks: Vec<i8> = masks.into_iter().map(|b| b as i8).collect();
         Ok((
             PyArray1::from_vec(py, boards).reshape([n, h, w])?,
@@ -464,37 +550,62 @@ fn observe_all(
     }
 }
 
-/// Each game's output places in the buffers (`cells` board cells and `a`
-/// mask entries a game).
-fn places<'a>(
+/// The engine benchmark's output buffers: what `step_observe` writes into
+/// NumPy arrays, held in `Vec`s.
+struct Buffers {
     cells: usize,
-    a: usize,
-    boards: &'a mut [u8],
-    masks: &'a mut [i8],
-    pieces: &'a mut [i64],
-    next: &'a mut [i64],
-    scores: &'a mut [u64],
-) -> Vec<TetrisPlace<'a>> {
-    boards
-        .chunks_mut(cells)
-        .zip(masks.chunks_mut(a))
-        .zip(pieces.iter_mut())
-        .zip(next.iter_mut())
-        .zip(scores.iter_mut())
-        .map(|((((board, mask), piece), next), score)| TetrisPlace {
-            board,
-            mask,
-            piece,
-            next,
-            score,
-        })
-        .collect()
+    actions: usize,
+    boards: Vec<u8>,
+    masks: Vec<i8>,
+    pieces: Vec<i64>,
+    next: Vec<i64>,
+    scores: Vec<u64>,
+    legal: Vec<u64>,
+}
+
+impl Buffers {
+    /// Room for `n` games of `cells` board cells and `actions` actions.
+    fn new(n: usize, cells: usize, actions: usize) -> Buffers {
+        Buffers {
+            cells,
+            actions,
+            boards: vec![0; n * cells],
+            masks: vec![0; n * actions],
+            pieces: vec![0; n],
+            next: vec![0; n],
+            scores: vec![0; n],
+            legal: vec![0; n * legal_words(actions)],
+        }
+    }
+
+    /// Each game's places in the buffers.
+    fn places(&mut self) -> Vec<TetrisPlace<'_>> {
+        let a = self.actions;
+        self.boards
+            .chunks_mut(self.cells)
+            .zip(self.masks.chunks_mut(a))
+            .zip(self.pieces.iter_mut())
+            .zip(self.next.iter_mut())
+            .zip(self.scores.iter_mut())
+            .zip(self.legal.chunks_mut(legal_words(a)))
+            .map(
+                |(((((board, mask), piece), next), score), legal)| TetrisPlace {
+                    board,
+                    mask,
+                    piece,
+                    next,
+                    score,
+                    legal,
+                },
+            )
+            .collect()
+    }
 }
 
 /// The Rust engine's own speed at the vector environment's work, for
 /// benchmarks: `num_envs` 10 × 20 games stepped `steps` times, each step a
-/// uniformly random legal placement per game (from the mask, by a seeded
-/// generator), then each game played, observed and scored into the buffers
+/// uniformly random legal placement per game (drawn as `sample_legal` draws
+/// it, from the legal bits and each game's generator), then each game played, observed and scored into the buffers
 /// in the same pass as `TetrisVectorCore.step_observe` does, ended games
 /// reset, all without Python. Returns the seconds it took.
 #[pyfunction]
@@ -507,61 +618,35 @@ fn tetris_engine_seconds(py: Python<'_>, num_envs: usize, steps: u64, seed: u64)
     py.detach(|| {
         let mut slots: Slots<TetrisGame> = Slots::new(&config, num_envs, seed);
         let (cells, a) = (config.width * config.height, ROTATIONS * config.width);
-        let mut boards = vec![0u8; num_envs * cells];
-        let mut masks = vec![0i8; num_envs * a];
-        let mut pieces = vec![0i64; num_envs];
-        let mut next = vec![0i64; num_envs];
-        let mut scores = vec![0u64; num_envs];
+        let mut buffers = Buffers::new(num_envs, cells, a);
         let mut reward = vec![0.0; num_envs];
         let mut terminated = vec![false; num_envs];
         let mut truncated = vec![false; num_envs];
         let mut actions = vec![0i64; num_envs];
-        let mut rng = arcade_core::Rng::new(seed);
+        let mut samplers: Vec<Rng> = (0..num_envs as u64).map(|i| sampler(seed, i)).collect();
         let start = std::time::Instant::now();
-        let first = places(
-            cells,
-            a,
-            &mut boards,
-            &mut masks,
-            &mut pieces,
-            &mut next,
-            &mut scores,
-        );
+        let first = buffers.places();
         for (s, place) in slots.slots.iter().zip(first) {
             observe_into(&s.game, place);
         }
         for _ in 0..steps {
-            for (act, mask) in actions.iter_mut().zip(masks.chunks(a)) {
-                let legal = mask.iter().filter(|&&m| m != 0).count();
-                *act = if legal == 0 {
-                    0
-                } else {
-                    let k = rng.index(legal);
-                    mask.iter()
-                        .enumerate()
-                        .filter(|&(_, &m)| m != 0)
-                        .nth(k)
-                        .map_or(0, |(j, _)| j as i64)
-                };
+            for ((act, bits), rng) in actions
+                .iter_mut()
+                .zip(buffers.legal.chunks(legal_words(a)))
+                .zip(&mut samplers)
+            {
+                *act = random_legal(bits, rng);
             }
             let out = Outputs {
                 reward: &mut reward,
                 terminated: &mut terminated,
                 truncated: &mut truncated,
-                places: places(
-                    cells,
-                    a,
-                    &mut boards,
-                    &mut masks,
-                    &mut pieces,
-                    &mut next,
-                    &mut scores,
-                ),
+                places: buffers.places(),
             };
             slots
                 .step_each(&config, &actions, out, observe_into)
                 .map_err(value_error)?;
-            std::hint::black_box((&boards, &reward));
+            std::hint::black_box((&buffers.boards, &reward));
         }
         Ok(start.elapsed().as_secs_f64())
     })

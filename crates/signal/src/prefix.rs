@@ -1,10 +1,13 @@
 //! [`prefix_medians_append`]: the median of every prefix of a slice, which
 //! is what `move_median` outputs before its first full window.
 //!
-//! Offline, so no heap: sort the values once into a linked list, then take
-//! them out again from the last position to the first. Each removal shifts
-//! the lower middle by at most one node, so after the sort it is O(1) per
-//! value, the same "dancing links" walk as [`crate::blocks`].
+//! Offline, so no heap: sort the values once, which gives each its rank,
+//! then add them in input order to a bitmap of ranks with a cursor on the
+//! lower median and the count of set bits below it. Each addition moves the
+//! cursor by at most one set bit, found by a zero count in the same word or
+//! a near one. The bitmap is an eighth of a byte per value, so it stays in
+//! cache where a linked list over the ranks (the first version) missed it
+//! at every step: 117 ns a value for 100,000 values.
 
 use crate::key::{NAN_KEY, key, mean2, value};
 use crate::radix::Sorter;
@@ -14,60 +17,75 @@ use crate::radix::Sorter;
 /// no number).
 pub fn prefix_medians_append(data: &[f64], out: &mut Vec<f64>) {
     let n = data.len();
-    let start = out.len();
-    out.resize(start + n, f64::NAN);
-    if n == 0 {
-        return;
-    }
-    let out = &mut out[start..];
+    out.reserve(n);
     let keys: Vec<u64> = data.iter().map(|&x| key(x)).collect();
     let mut sorter = Sorter::default();
     let mask = sorter.sort_positions(&keys);
-    // Node r + 1 holds the r-th smallest value; 0 and n + 1 are sentinels.
-    let mut next: Vec<u32> = (1..=n as u32 + 1).chain([n as u32 + 1]).collect();
-    let mut prev: Vec<u32> = [0].into_iter().chain(0..=n as u32).collect();
-    let mut node_key = vec![0u64; n + 2];
-    node_key[n + 1] = u64::MAX;
-    let mut node_of = vec![0u32; n];
+    let mut rank_of = vec![0u32; n];
+    let mut sorted = Vec::with_capacity(n);
     for (r, &word) in sorter.words.iter().enumerate() {
         let pos = (word & mask) as usize;
-        node_of[pos] = r as u32 + 1;
-        node_key[r + 1] = keys[pos];
+        rank_of[pos] = r as u32;
+        sorted.push(keys[pos]);
     }
-    let mut valid = keys.iter().filter(|&&k| k != NAN_KEY).count();
-    // `cursor` is a present node with `below` present nodes before it.
-    let (mut cursor, mut below) = (1u32, 0usize);
-    for i in (0..n).rev() {
-        if valid == 0 {
-            break; // every shorter prefix holds no number either
+    let mut bits = vec![0u64; n.div_ceil(64)];
+    // `cursor` is a set bit with `below` set bits under it, once `valid > 0`.
+    let (mut cursor, mut below, mut valid) = (0usize, 0usize, 0usize);
+    for (&r, &k) in rank_of.iter().zip(&keys) {
+        if k != NAN_KEY {
+            let r = r as usize;
+            bits[r / 64] |= 1 << (r % 64);
+            valid += 1;
+            if valid == 1 {
+                cursor = r;
+            } else {
+                below += usize::from(r < cursor);
+            }
+            // One addition moves the lower middle by at most one.
+            if below > (valid - 1) / 2 {
+                cursor = prev_set(&bits, cursor);
+                below -= 1;
+            } else if below < (valid - 1) / 2 {
+                cursor = next_set(&bits, cursor);
+                below += 1;
+            }
         }
-        let r = (valid - 1) / 2;
-        while below < r {
-            cursor = next[cursor as usize];
-            below += 1;
-        }
-        while below > r {
-            cursor = prev[cursor as usize];
-            below -= 1;
-        }
-        let lo = value(node_key[cursor as usize]);
-        out[i] = if valid % 2 == 1 {
-            lo
+        out.push(if valid == 0 {
+            f64::NAN
+        } else if valid % 2 == 1 {
+            value(sorted[cursor])
         } else {
-            mean2(lo, value(node_key[next[cursor as usize] as usize]))
-        };
-        // Drop position i: keep the cursor on a present node.
-        let x = node_of[i];
-        if x < cursor {
-            below -= 1;
-        } else if x == cursor {
-            cursor = next[x as usize];
-        }
-        let (p, q) = (prev[x as usize], next[x as usize]);
-        next[p as usize] = q;
-        prev[q as usize] = p;
-        valid -= usize::from(keys[i] != NAN_KEY);
+            mean2(
+                value(sorted[cursor]),
+                value(sorted[next_set(&bits, cursor)]),
+            )
+        });
     }
+}
+
+/// The lowest set bit above `r`; there must be one.
+#[inline]
+fn next_set(bits: &[u64], r: usize) -> usize {
+    let from = r + 1;
+    let mut w = from / 64;
+    let mut word = bits[w] & (u64::MAX << (from % 64));
+    while word == 0 {
+        w += 1;
+        word = bits[w];
+    }
+    w * 64 + word.trailing_zeros() as usize
+}
+
+/// The highest set bit below `r`; there must be one.
+#[inline]
+fn prev_set(bits: &[u64], r: usize) -> usize {
+    let mut w = r / 64;
+    let mut word = bits[w] & ((1u64 << (r % 64)) - 1);
+    while word == 0 {
+        w -= 1;
+        word = bits[w];
+    }
+    w * 64 + 63 - word.leading_zeros() as usize
 }
 
 #[cfg(test)]
@@ -79,7 +97,11 @@ mod tests {
     fn matches_sorting_each_prefix() {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         for case in 0..300 {
-            let n = case % 150;
+            let n = if case % 50 == 49 {
+                3_000 + case
+            } else {
+                case % 150
+            };
             let data: Vec<f64> = (0..n)
                 .map(|_| {
                     x ^= x << 13;
