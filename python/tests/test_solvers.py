@@ -44,7 +44,20 @@ def test_move_median_one_row_random_and_monotone(window):
             )
 
 
-@pytest.mark.parametrize("algorithm", ["sorted", "lanes", "heap", "blocks"])
+@pytest.mark.parametrize("window", [129, 300, 1001, 12_000, 12_001])
+def test_move_median_long_rows_equal_bottleneck(window):
+    """Long enough for the ranks' many spans (16 windows each) and for the
+    blocks above 12,000, with NaN runs and min_count."""
+    rng = np.random.default_rng(window)
+    a = _random_with_nans(rng, 60_000, 0.05)
+    a[20_000:33_000] = np.nan
+    for min_count in (1, window // 2):
+        np.testing.assert_array_equal(
+            ak.move_median(a, window, min_count), bn.move_median(a, window, min_count)
+        )
+
+
+@pytest.mark.parametrize("algorithm", ["sorted", "lanes", "heap", "blocks", "ranks"])
 @pytest.mark.parametrize("window", [5, 13, 64, 160])
 def test_move_median_each_algorithm_equals_bottleneck(algorithm, window):
     """Every batch algorithm, whichever `auto` would pick, with NaN runs."""

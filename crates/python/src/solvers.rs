@@ -61,7 +61,7 @@ fn move_median_row(
 }
 
 /// `move_median` over the rows of a C-contiguous `(rows, n)` array.
-/// `algorithm` ("auto", "sorted", "lanes", "heap", "blocks") is for benchmarks.
+/// `algorithm` ("auto", "sorted", "lanes", "heap", "blocks", "ranks") is for benchmarks.
 #[pyfunction]
 #[pyo3(signature = (a, window, min_count, algorithm="auto"))]
 fn move_median_rows<'py>(
@@ -89,9 +89,10 @@ fn move_median_rows<'py>(
         "heap" => Algorithm::Heap,
         "blocks" => Algorithm::Blocks,
         "lanes" => Algorithm::Lanes,
+        "ranks" => Algorithm::Ranks,
         other => {
             return Err(value_error(format!(
-                "unknown algorithm {other:?} (expected auto, sorted, lanes, heap or blocks)"
+                "unknown algorithm {other:?} (expected auto, sorted, lanes, heap, blocks or ranks)"
             )));
         }
     };

@@ -5,7 +5,7 @@
 //! median_bench INPUT.f64 K[,K...] [ALGO[,ALGO...]] [REPEATS] [OUTPUT.f64]
 //! ```
 //!
-//! ALGO is auto, sorted, lanes, heap or blocks (default auto); with the environment
+//! ALGO is auto, sorted, lanes, heap, blocks or ranks (default auto); with the environment
 //! variable REUSE=1 the output buffer is reused across runs (no allocation
 //! or page faults timed). Prints one line per
 //! (k, algorithm): `k algo n best_seconds elements_per_second runs`, the best of
@@ -26,7 +26,8 @@ fn parse_algo(s: &str) -> Algorithm {
         "heap" => Algorithm::Heap,
         "blocks" => Algorithm::Blocks,
         "lanes" => Algorithm::Lanes,
-        _ => panic!("unknown algorithm {s:?} (auto, sorted, lanes, heap, blocks)"),
+        "ranks" => Algorithm::Ranks,
+        _ => panic!("unknown algorithm {s:?} (auto, sorted, lanes, heap, blocks, ranks)"),
     }
 }
 

@@ -3,6 +3,7 @@
 
 use crate::blocks::rolling_median_blocks;
 use crate::lanes::rolling_median_lanes;
+use crate::ranks::rolling_median_ranks;
 use crate::sorted::rolling_median_sorted;
 use crate::streaming::rolling_median_heap;
 
@@ -22,10 +23,14 @@ pub enum Algorithm {
     /// only one that can stream; in batch it was never the fastest.
     Heap,
     /// Suomela's sort-based block algorithm: O(log k) per value, from one
-    /// sort per block; the fastest above [`SORTED_MAX_WINDOW`]. Where two
+    /// sort per block; the fastest above [`RANKS_MAX_WINDOW`]. Where two
     /// consecutive blocks form one monotone run, it takes each median from
     /// its position in the input instead (O(1) per value).
     Blocks,
+    /// One sort per span of 16 windows, then the window a bitmap of ranks
+    /// with one cursor on its median: the fastest from 129 to
+    /// [`RANKS_MAX_WINDOW`] on random data.
+    Ranks,
 }
 
 /// Windows up to this length may use [`Algorithm::Sorted`] under `Auto`: on
@@ -41,8 +46,15 @@ pub const SORTED_ALWAYS_WINDOW: usize = 12;
 /// Windows up to this length use [`Algorithm::Lanes`] under `Auto` where
 /// AVX2 is present (and the input is not monotone above 16): its O(k) slide,
 /// four values an instruction, beats the blocks' O(log k) up to about 200
-/// on random data (docs/results/python.md).
-pub const LANES_MAX_WINDOW: usize = 160;
+/// on random data, and the ranks up to about 110 (docs/results/python.md).
+/// Up to 128 its window is an array of known length.
+pub const LANES_MAX_WINDOW: usize = 128;
+
+/// Windows above [`LANES_MAX_WINDOW`] and up to this length use
+/// [`Algorithm::Ranks`] under `Auto` on input that is not monotone: level
+/// with the blocks at 15,001, 1.28× slower at 20,001, where a span's sort
+/// no longer fits in the cache (docs/results/python.md).
+pub const RANKS_MAX_WINDOW: usize = 12_000;
 
 /// Adjacent pairs sampled (one in this many) to tell monotone input.
 const SAMPLE_STRIDE: usize = 64;
@@ -51,7 +63,8 @@ impl Algorithm {
     /// The algorithm `Auto` runs for `window` on `data`: `Sorted` up to 12;
     /// `Blocks` above 16 when the data look monotone (at least 95% of a
     /// sample of adjacent pairs rise, or as many fall); otherwise `Lanes` up
-    /// to 160 on CPUs with AVX2, else `Sorted` up to 32; `Blocks` above.
+    /// to 128 on CPUs with AVX2, else `Sorted` up to 32 and `Blocks` to 128;
+    /// `Ranks` to [`RANKS_MAX_WINDOW`]; `Blocks` above.
     pub fn for_input(data: &[f64], window: usize) -> Algorithm {
         if window <= SORTED_ALWAYS_WINDOW {
             Algorithm::Sorted
@@ -61,8 +74,10 @@ impl Algorithm {
             Algorithm::Lanes
         } else if window <= SORTED_MAX_WINDOW {
             Algorithm::Sorted
-        } else {
+        } else if window <= LANES_MAX_WINDOW || window > RANKS_MAX_WINDOW {
             Algorithm::Blocks
+        } else {
+            Algorithm::Ranks
         }
     }
 }
@@ -133,6 +148,7 @@ pub fn rolling_median_append(
         Algorithm::Lanes => rolling_median_lanes(data, window, out),
         Algorithm::Heap => rolling_median_heap(data, window, out),
         Algorithm::Blocks => rolling_median_blocks(data, window, out),
+        Algorithm::Ranks => rolling_median_ranks(data, window, out),
     }
 }
 
@@ -170,7 +186,10 @@ mod tests {
             Algorithm::Blocks
         };
         assert_eq!(Algorithm::for_input(&noisy, 33), mid);
-        assert_eq!(Algorithm::for_input(&noisy, 160), mid);
-        assert_eq!(Algorithm::for_input(&noisy, 161), Algorithm::Blocks);
+        assert_eq!(Algorithm::for_input(&noisy, 128), mid);
+        assert_eq!(Algorithm::for_input(&noisy, 129), Algorithm::Ranks);
+        assert_eq!(Algorithm::for_input(&noisy, 12_000), Algorithm::Ranks);
+        assert_eq!(Algorithm::for_input(&noisy, 12_001), Algorithm::Blocks);
+        assert_eq!(Algorithm::for_input(&rising, 300), Algorithm::Blocks);
     }
 }

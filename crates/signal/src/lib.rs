@@ -4,7 +4,8 @@
 //!   `k` once `k` values are in; O(k) memory.
 //! - [`rolling_median`]: batch, one median per full window of a slice; picks
 //!   by window length, input and CPU ([`Algorithm`]) between a branch-free
-//!   sorted window (small k), the same held in AVX2 vectors (k ≤ 160) and
+//!   sorted window (small k), the same held in AVX2 vectors (k ≤ 128), a
+//!   bitmap of ranks from one sort per span of windows (k ≤ 12,000), and
 //!   Suomela's sort-based block algorithm (larger k, or k > 16 on monotone
 //!   input), which reads the medians of sorted or reverse-sorted stretches
 //!   of the input straight off it. [`prefix_medians_append`]: the medians of
@@ -29,13 +30,14 @@ mod lanes;
 pub mod naive;
 mod prefix;
 mod radix;
+mod ranks;
 mod sorted;
 mod stream;
 mod streaming;
 
 pub use batch::{
-    Algorithm, LANES_MAX_WINDOW, SORTED_ALWAYS_WINDOW, SORTED_MAX_WINDOW, rolling_median,
-    rolling_median_append, rolling_median_into, rolling_median_with,
+    Algorithm, LANES_MAX_WINDOW, RANKS_MAX_WINDOW, SORTED_ALWAYS_WINDOW, SORTED_MAX_WINDOW,
+    rolling_median, rolling_median_append, rolling_median_into, rolling_median_with,
 };
 pub use prefix::prefix_medians_append;
 pub use stream::{

@@ -8,6 +8,14 @@
 //! high bits tie are then put in full-key order by a pass over the (rare,
 //! short) runs of ties.
 
+/// Key bits a sort word keeps above the position: the highest 32 of those
+/// that vary among the keys, sorted in 3 radix passes. Keys that tie in all
+/// 32 (for data spread over a range, equal values, or values closer than a
+/// 2^-20 part of the block's spread) are put in order by `sort_tie_runs`.
+/// Keeping every key bit above the position took 4 passes for a block of
+/// 100,001 values and 5 for 10,001.
+const KEPT_KEY_BITS: u32 = 32;
+
 /// Blocks at least this long are radix sorted, shorter ones by comparisons.
 pub(crate) const RADIX_MIN_LEN: usize = 1024;
 
@@ -24,8 +32,8 @@ impl Sorter {
     /// returns the mask that extracts a position from [`Sorter::words`].
     pub fn sort_positions(&mut self, keys: &[u64]) -> u64 {
         let len = keys.len();
-        // Whole bytes of position bits; the radix passes start above them.
-        let pos_bits = (usize::BITS - len.max(2).saturating_sub(1).leading_zeros()).div_ceil(8) * 8;
+        assert!(len <= 1 << 32, "at most 2^32 keys");
+        let pos_bits = usize::BITS - len.max(2).saturating_sub(1).leading_zeros();
         let mask = (1u64 << pos_bits) - 1;
         self.words.clear();
         if keys.is_sorted() {
@@ -38,13 +46,25 @@ impl Sorter {
             self.words.extend((0..len as u64).rev());
             return mask;
         }
+        // Bits that are the same in every key do not order them: keep the
+        // `KEPT_KEY_BITS` highest of the rest.
+        let (any, all) = keys
+            .iter()
+            .fold((0, u64::MAX), |(any, all), &k| (any | k, all & k));
+        let shift = (u64::BITS - (any ^ all).leading_zeros()).saturating_sub(KEPT_KEY_BITS);
+        let kept = u64::MAX >> (u64::BITS - KEPT_KEY_BITS);
         self.words.extend(
             keys.iter()
                 .enumerate()
-                .map(|(pos, &k)| (k & !mask) | pos as u64),
+                .map(|(pos, &k)| ((k >> shift) & kept) << pos_bits | pos as u64),
         );
         if len >= RADIX_MIN_LEN {
-            radix_sort(&mut self.words, &mut self.scratch, pos_bits);
+            radix_sort(
+                &mut self.words,
+                &mut self.scratch,
+                pos_bits,
+                pos_bits + KEPT_KEY_BITS,
+            );
         } else {
             self.words.sort_unstable();
         }
@@ -81,12 +101,11 @@ fn sort_tie_runs(words: &mut [u64], keys: &[u64], mask: u64) {
 const DIGIT_BITS: u32 = 11;
 const BUCKETS: usize = 1 << DIGIT_BITS;
 
-/// LSD radix sort by the bits from `first_bit` up, in digits of
+/// LSD radix sort by the bits `first_bit..end_bit`, in digits of
 /// [`DIGIT_BITS`], using `scratch` as the second buffer. Passes whose digit
-/// is the same in every word are skipped (for most data the top bits, sign
-/// and high exponent, are constant).
-fn radix_sort(words: &mut Vec<u64>, scratch: &mut Vec<u64>, first_bit: u32) {
-    let shifts: Vec<u32> = (first_bit..64).step_by(DIGIT_BITS as usize).collect();
+/// is the same in every word are skipped.
+fn radix_sort(words: &mut Vec<u64>, scratch: &mut Vec<u64>, first_bit: u32, end_bit: u32) {
+    let shifts: Vec<u32> = (first_bit..end_bit).step_by(DIGIT_BITS as usize).collect();
     let mut counts = vec![[0u32; BUCKETS]; shifts.len()];
     for &w in words.iter() {
         for (&shift, count) in shifts.iter().zip(counts.iter_mut()) {
@@ -96,22 +115,43 @@ fn radix_sort(words: &mut Vec<u64>, scratch: &mut Vec<u64>, first_bit: u32) {
     let n = words.len() as u32;
     scratch.clear();
     scratch.resize(words.len(), 0);
-    for (&shift, count) in shifts.iter().zip(counts.iter_mut()) {
-        if count.contains(&n) {
+    for (&shift, total) in shifts.iter().zip(&counts) {
+        if total.contains(&n) {
             continue;
         }
-        let mut offset = 0u32;
-        for c in count.iter_mut() {
-            let start = offset;
-            offset += *c;
-            *c = start;
-        }
-        for &w in words.iter() {
-            let d = digit(w, shift);
-            scratch[count[d] as usize] = w;
-            count[d] += 1;
-        }
+        scatter_halves(words, scratch, shift, total);
         std::mem::swap(words, scratch);
+    }
+}
+
+/// One stable pass by the digit at `shift` (`total` counts each digit's
+/// words) from `words` into `scratch`. The two halves of `words` go to the
+/// two parts of each bucket, one word of each per step: two independent
+/// chains of bucket counters, where one chain stalls on every repeated
+/// digit (a counter written and read again at once), which the high digits
+/// of real data repeat all the time.
+fn scatter_halves(words: &[u64], scratch: &mut [u64], shift: u32, total: &[u32; BUCKETS]) {
+    let (lo, hi) = words.split_at(words.len() / 2);
+    let mut first = [0u32; BUCKETS];
+    for &w in lo {
+        first[digit(w, shift)] += 1;
+    }
+    let (mut next_lo, mut next_hi) = ([0u32; BUCKETS], [0u32; BUCKETS]);
+    let mut offset = 0u32;
+    for d in 0..BUCKETS {
+        next_lo[d] = offset;
+        next_hi[d] = offset + first[d];
+        offset += total[d];
+    }
+    for (&x, &y) in lo.iter().zip(hi) {
+        let (dx, dy) = (digit(x, shift), digit(y, shift));
+        scratch[next_lo[dx] as usize] = x;
+        next_lo[dx] += 1;
+        scratch[next_hi[dy] as usize] = y;
+        next_hi[dy] += 1;
+    }
+    if let Some(&y) = hi.get(lo.len()) {
+        scratch[next_hi[digit(y, shift)] as usize] = y;
     }
 }
 

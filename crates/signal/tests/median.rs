@@ -5,12 +5,13 @@ use arcade_signal::naive::rolling_median_naive;
 use arcade_signal::{Algorithm, RollingMedian, rolling_median, rolling_median_with};
 use proptest::prelude::*;
 
-const ALGORITHMS: [Algorithm; 5] = [
+const ALGORITHMS: [Algorithm; 6] = [
     Algorithm::Lanes,
     Algorithm::Auto,
     Algorithm::Sorted,
     Algorithm::Heap,
     Algorithm::Blocks,
+    Algorithm::Ranks,
 ];
 
 /// Equal as medians: same number, or both NaN.
