@@ -56,7 +56,7 @@ impl Sorter {
         self.words.extend(
             keys.iter()
                 .enumerate()
-                .map(|(pos, &k)| ((k >> shift) & kept) << pos_bits | pos as u64),
+                .map(|(pos, &k)| (((k >> shift) & kept) << pos_bits) | pos as u64),
         );
         if len >= RADIX_MIN_LEN {
             radix_sort(
@@ -226,7 +226,7 @@ mod tests {
             let keys: Vec<u64> = (0..len as u64)
                 .map(|i| {
                     let h = arcade_core_free_hash(seed ^ i);
-                    (h & 1) << 63 | (h >> 1) % spread
+                    ((h & 1) << 63) | ((h >> 1) % spread)
                 })
                 .collect();
             check(&keys)?;
