@@ -449,25 +449,15 @@ impl TetrisVectorCore {
                     truncated.as_slice_mut(),
                 )
             };
-            let places = bs
-                .map_err(value_error)?
-                .chunks_mut(w * h)
-                .zip(ms.map_err(value_error)?.chunks_mut(a))
-                .zip(ps.map_err(value_error)?.iter_mut())
-                .zip(ns.map_err(value_error)?.iter_mut())
-                .zip(ss.map_err(value_error)?.iter_mut())
-                .zip(self.legal.chunks_mut(legal_words(a)))
-                .map(
-                    |(((((board, mask), piece), next), score), legal)| TetrisPlace {
-                        board,
-                        mask,
-                        piece,
-                        next,
-                        score,
-                        legal,
-                    },
-                )
-                .collect();
+            let places = Outlets {
+                boards: bs.map_err(value_error)?,
+                masks: ms.map_err(value_error)?,
+                pieces: ps.map_err(value_error)?,
+                next: ns.map_err(value_error)?,
+                scores: ss.map_err(value_error)?,
+                legal: &mut self.legal,
+            }
+            .places(w * h, a);
             let out = Outputs {
                 reward: rs.map_err(value_error)?,
                 terminated: tes.map_err(value_error)?,
@@ -580,14 +570,39 @@ impl Buffers {
 
     /// Each game's places in the buffers.
     fn places(&mut self) -> Vec<TetrisPlace<'_>> {
-        let a = self.actions;
+        Outlets {
+            boards: &mut self.boards,
+            masks: &mut self.masks,
+            pieces: &mut self.pieces,
+            next: &mut self.next,
+            scores: &mut self.scores,
+            legal: &mut self.legal,
+        }
+        .places(self.cells, self.actions)
+    }
+}
+
+/// Every game's outputs, one slice each (NumPy arrays' or [`Buffers`]').
+struct Outlets<'a> {
+    boards: &'a mut [u8],
+    masks: &'a mut [i8],
+    pieces: &'a mut [i64],
+    next: &'a mut [i64],
+    scores: &'a mut [u64],
+    legal: &'a mut [u64],
+}
+
+impl<'a> Outlets<'a> {
+    /// Cut into each game's places: `cells` board cells and `actions`
+    /// mask entries a game.
+    fn places(self, cells: usize, actions: usize) -> Vec<TetrisPlace<'a>> {
         self.boards
-            .chunks_mut(self.cells)
-            .zip(self.masks.chunks_mut(a))
+            .chunks_mut(cells)
+            .zip(self.masks.chunks_mut(actions))
             .zip(self.pieces.iter_mut())
             .zip(self.next.iter_mut())
             .zip(self.scores.iter_mut())
-            .zip(self.legal.chunks_mut(legal_words(a)))
+            .zip(self.legal.chunks_mut(legal_words(actions)))
             .map(
                 |(((((board, mask), piece), next), score), legal)| TetrisPlace {
                     board,
