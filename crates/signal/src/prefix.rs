@@ -5,9 +5,9 @@
 //! then add them in input order to a bitmap of ranks with a cursor on the
 //! lower median and the count of set bits below it. Each addition moves the
 //! cursor by at most one set bit, found by a zero count in the same word or
-//! a near one. The bitmap is an eighth of a byte per value, so it stays in
-//! cache where a linked list over the ranks (the first version) missed it
-//! at every step: 117 ns a value for 100,000 values.
+//! a near one. The bitmap is an eighth of a byte per value and stays in
+//! cache; the first version unlinked nodes of a sorted linked list instead,
+//! 7.3–7.5 ms for 100,000 values against 6.2 ms.
 
 use crate::key::{NAN_KEY, key, mean2, value};
 use crate::radix::Sorter;

@@ -1,11 +1,11 @@
 //! Sorting one block: the positions of its values in key order.
 //!
-//! Each position is packed with its key into one `u64`: the key's high bits
-//! above, the position in the low `pos_bits` bits. Sorting these words is
-//! sorting by key (up to the dropped low key bits), with half the memory
-//! traffic of `(key, position)` pairs, and in the radix sort the low bytes,
-//! which hold positions already in order, need no pass at all. Words whose
-//! high bits tie are then put in full-key order by a pass over the (rare,
+//! Each position is packed with its key into one `u64`: the 32 highest key
+//! bits that vary among the keys above, the position in the low `pos_bits`
+//! bits. Sorting these words is sorting by key (up to the dropped key bits),
+//! with half the memory traffic of `(key, position)` pairs, and the radix
+//! sort needs no pass over the position bits, already in order. Words whose
+//! kept bits tie are then put in full-key order by a pass over the (rare,
 //! short) runs of ties.
 
 /// Key bits a sort word keeps above the position: the highest 32 of those
@@ -93,11 +93,10 @@ fn sort_tie_runs(words: &mut [u64], keys: &[u64], mask: u64) {
     }
 }
 
-/// Bits per radix digit: 11 sorts the 40 key bits above a 24-bit position
-/// (blocks from 65,536 values) in 4 passes instead of 5 bytes, and the 48
-/// above a 16-bit one in 5 instead of 6; 2,048 counters a pass still fit in
-/// L1 (the digits were bytes: 15–18% slower at k = 10,001 and 100,001,
-/// docs/results/median-sketch.md).
+/// Bits per radix digit: 11 sorts the 32 kept key bits in 3 passes, and
+/// 2,048 counters a pass still fit in L1 (with byte digits, before the key
+/// bits were cut to 32, the blocks were 20–26% slower at k = 10,001 and
+/// 100,001: docs/results/python.md).
 const DIGIT_BITS: u32 = 11;
 const BUCKETS: usize = 1 << DIGIT_BITS;
 
