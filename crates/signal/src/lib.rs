@@ -24,6 +24,7 @@
 
 mod batch;
 mod blocks;
+mod cursor;
 mod heap;
 pub mod key;
 mod lanes;

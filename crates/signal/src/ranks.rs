@@ -13,13 +13,13 @@
 //! Against Suomela's blocks ([`crate::blocks`]) this sorts each value about
 //! `1 + 1 / SPAN_PER_WINDOW` times instead of once, but the slide is a bit
 //! flip each end and one cursor, where the blocks keep two cursors over two
-//! linked lists and compare keys across them: 10–25% faster from k = 129 to
+//! linked lists and compare keys across them: 12–25% less time from k = 160 to
 //! a few thousand. Beyond, a span's sort stops fitting in the cache and the
 //! blocks win (docs/results/python.md).
 
+use crate::cursor::{Cursor, clear, next_set, set};
 use crate::key::{NAN_KEY, key, mean2, value};
 use crate::radix::Sorter;
-use std::hint::select_unpredictable;
 
 /// Outputs per span, in windows: more makes the bitmap sparser (longer
 /// scans) and the sort bigger; fewer sorts the overlap of spans more often.
@@ -76,7 +76,7 @@ impl Stretch {
             }
         }
         let mut cursor = Cursor::at_rank(&self.bits, valid);
-        out.push(cursor.median(self, valid));
+        out.push(cursor.median(&self.sorted, &self.bits, valid));
         if numbers as usize == values.len() {
             self.slide_numbers(window, cursor, out);
             return;
@@ -94,14 +94,13 @@ impl Stretch {
                 cursor.removed(&self.bits, oldest as usize, valid);
             }
             cursor.balance(&self.bits, valid);
-            out.push(cursor.median(self, valid));
+            out.push(cursor.median(&self.sorted, &self.bits, valid));
         }
     }
 
     /// The slide when the span holds no NaN: every window holds `window`
-    /// numbers, so the lower middle always has `(window - 1) / 2` below it.
+    /// numbers, so no NaN test, and the even or odd median is known ahead.
     fn slide_numbers(&mut self, window: usize, mut c: Cursor, out: &mut Vec<f64>) {
-        let target = (window - 1) / 2;
         let even = window.is_multiple_of(2);
         let bits = &mut self.bits;
         let sorted = &self.sorted;
@@ -111,24 +110,10 @@ impl Stretch {
         for (j, slot) in (window..self.rank_of.len()).zip(spare) {
             let (newest, oldest) = (self.rank_of[j] as usize, self.rank_of[j - window] as usize);
             set(bits, newest);
+            c.inserted(newest, window + 1);
             clear(bits, oldest);
-            c.below = c.below + usize::from(newest < c.rank) - usize::from(oldest < c.rank);
-            if oldest == c.rank {
-                match next_set(bits, c.rank) {
-                    Some(next) => c.rank = next,
-                    None => {
-                        c.rank = prev_set(bits, c.rank).expect("the window is not empty");
-                        c.below -= 1;
-                    }
-                }
-            }
-            if c.below > target {
-                c.rank = prev_set(bits, c.rank).expect("counted below");
-                c.below -= 1;
-            } else if c.below < target {
-                c.rank = next_set(bits, c.rank).expect("counted above");
-                c.below += 1;
-            }
+            c.removed(bits, oldest, window);
+            c.balance(bits, window);
             let lo = value(sorted[c.rank]);
             slot.write(if even {
                 let hi = next_set(bits, c.rank).expect("an even window has an upper middle");
@@ -157,126 +142,6 @@ impl Stretch {
     }
 }
 
-/// The lower median's rank and how many of the window's ranks lie below it.
-/// Meaningless while the window holds no number.
-struct Cursor {
-    rank: usize,
-    below: usize,
-}
-
-impl Cursor {
-    /// The cursor on the lower median of a window of `valid` numbers.
-    fn at_rank(bits: &[u64], valid: usize) -> Cursor {
-        let target = valid.saturating_sub(1) / 2;
-        let mut seen = 0;
-        for (w, &word) in bits.iter().enumerate() {
-            let ones = word.count_ones() as usize;
-            if seen + ones > target {
-                let mut word = word;
-                for _ in 0..target - seen {
-                    word &= word - 1;
-                }
-                return Cursor {
-                    rank: w * 64 + word.trailing_zeros() as usize,
-                    below: target,
-                };
-            }
-            seen += ones;
-        }
-        Cursor { rank: 0, below: 0 }
-    }
-
-    /// Rank `r` joined the window, which now holds `valid` numbers.
-    #[inline(always)]
-    fn inserted(&mut self, r: usize, valid: usize) {
-        if valid == 1 {
-            *self = Cursor { rank: r, below: 0 };
-        } else {
-            self.below += usize::from(r < self.rank);
-        }
-    }
-
-    /// Rank `r` left the window (its bit already cleared), which now holds
-    /// `valid` numbers.
-    #[inline(always)]
-    fn removed(&mut self, bits: &[u64], r: usize, valid: usize) {
-        // Below or above the cursor is a coin toss: no branch on it.
-        self.below -= usize::from(r < self.rank);
-        if r == self.rank && valid > 0 {
-            match next_set(bits, r) {
-                Some(next) => self.rank = next,
-                None => {
-                    self.rank = prev_set(bits, r).expect("a number is left below");
-                    self.below -= 1;
-                }
-            }
-        }
-    }
-
-    /// Moves to the lower median of `valid` numbers.
-    #[inline(always)]
-    fn balance(&mut self, bits: &[u64], valid: usize) {
-        let target = valid.saturating_sub(1) / 2;
-        while self.below > target {
-            self.rank = prev_set(bits, self.rank).expect("counted below");
-            self.below -= 1;
-        }
-        while self.below < target {
-            self.rank = next_set(bits, self.rank).expect("counted above");
-            self.below += 1;
-        }
-    }
-
-    /// The window's median: the lower middle, or the mean of the two middles
-    /// when the count is even; NaN for a window of NaNs. NaNs entering and
-    /// leaving flip the parity at random, so both are computed and one kept.
-    #[inline(always)]
-    fn median(&self, s: &Stretch, valid: usize) -> f64 {
-        if valid == 0 {
-            return f64::NAN;
-        }
-        let lo = value(s.sorted[self.rank]);
-        let upper = next_set(&s.bits, self.rank).unwrap_or(self.rank);
-        let even = mean2(lo, value(s.sorted[upper]));
-        select_unpredictable(valid % 2 == 1, lo, even)
-    }
-}
-
-#[inline(always)]
-fn set(bits: &mut [u64], r: usize) {
-    bits[r / 64] |= 1 << (r % 64);
-}
-
-#[inline(always)]
-fn clear(bits: &mut [u64], r: usize) {
-    bits[r / 64] &= !(1 << (r % 64));
-}
-
-/// The lowest set bit above `r`.
-#[inline(always)]
-fn next_set(bits: &[u64], r: usize) -> Option<usize> {
-    let from = r + 1;
-    let mut w = from / 64;
-    let mut word = *bits.get(w)? & (u64::MAX << (from % 64));
-    while word == 0 {
-        w += 1;
-        word = *bits.get(w)?;
-    }
-    Some(w * 64 + word.trailing_zeros() as usize)
-}
-
-/// The highest set bit below `r`.
-#[inline(always)]
-fn prev_set(bits: &[u64], r: usize) -> Option<usize> {
-    let mut w = r / 64;
-    let mut word = bits[w] & ((1u64 << (r % 64)) - 1);
-    while word == 0 {
-        w = w.checked_sub(1)?;
-        word = bits[w];
-    }
-    Some(w * 64 + 63 - word.leading_zeros() as usize)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,23 +159,6 @@ mod tests {
             && a.iter()
                 .zip(b)
                 .all(|(x, y)| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()))
-    }
-
-    #[test]
-    fn bit_scans_find_neighbours_across_words() {
-        let mut bits = vec![0u64; 4];
-        for r in [3, 64, 190] {
-            set(&mut bits, r);
-        }
-        assert_eq!(next_set(&bits, 3), Some(64));
-        assert_eq!(next_set(&bits, 64), Some(190));
-        assert_eq!(next_set(&bits, 190), None);
-        assert_eq!(next_set(&bits, 255), None);
-        assert_eq!(prev_set(&bits, 190), Some(64));
-        assert_eq!(prev_set(&bits, 64), Some(3));
-        assert_eq!(prev_set(&bits, 3), None);
-        clear(&mut bits, 64);
-        assert_eq!(next_set(&bits, 3), Some(190));
     }
 
     /// Several spans, odd and even windows, with and without NaNs (the two
