@@ -19,6 +19,7 @@
 pub mod record;
 pub mod replay;
 pub mod search;
+mod select;
 pub mod solve;
 pub mod tune;
 pub mod value;

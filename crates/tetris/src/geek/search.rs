@@ -10,6 +10,7 @@
 
 use super::record::Record;
 use super::replay;
+use super::select::{Candidate, Selector};
 use super::value::{GeekWeights, Outlook};
 use super::{HEIGHT, PIECES, WIDTH, empty_board, lock, sequence, spawn_rotation};
 use crate::board::Board;
@@ -20,7 +21,6 @@ use crate::rules::Rules;
 use arcade_core::checkpoint::{self, CheckpointError};
 use arcade_core::progress::Progress;
 use rayon::prelude::*;
-use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use thiserror::Error;
@@ -78,18 +78,6 @@ struct Turn {
     needs: FeatureSet,
     /// What follows the piece (the value looks ahead).
     outlook: Outlook,
-}
-
-/// A child before selection.
-#[derive(Clone, Copy)]
-struct Candidate {
-    rank: f64,
-    score: u64,
-    board: Board,
-    /// Filled cells of `board`.
-    cells: u32,
-    parent: u32,
-    placement: Placement,
 }
 
 /// A finished search's best game.
@@ -179,19 +167,22 @@ impl Search {
                     self.expand(rules, node, parent, &turn, &mut buf, out);
                 }
             });
-        scratch.all.clear();
-        for part in &mut scratch.parts[..parts] {
-            scratch.all.append(part);
-        }
-        if scratch.all.is_empty() {
+        if scratch.parts[..parts].iter().all(Vec::is_empty) {
             self.stuck = true;
             self.scratch = scratch;
             return;
         }
         let Scratch {
-            all, spare, seen, ..
+            parts: children,
+            all,
+            selector,
         } = &mut scratch;
-        select(all, spare, seen, self.config.beam, self.config.reserve);
+        selector.select(
+            &children[..parts],
+            all,
+            self.config.beam,
+            self.config.reserve,
+        );
         let mut level = Level::default();
         self.beam.clear();
         for c in &scratch.all {
@@ -339,60 +330,6 @@ impl Search {
     }
 }
 
-/// Keeps in `candidates` the best `beam` by rank, best first, equal fields
-/// merged. Then up to `reserve` more, the fields with the
-/// fewest filled cells, best rank first among equals. Only the top slices
-/// are sorted: the rest is cut with linear-time selections.
-fn select(
-    candidates: &mut Vec<Candidate>,
-    spare: &mut Vec<Candidate>,
-    seen: &mut FxHashSet<Board>,
-    beam: usize,
-    reserve: usize,
-) {
-    let by_rank = |a: &Candidate, b: &Candidate| b.rank.total_cmp(&a.rank);
-    let by_safety = |a: &Candidate, b: &Candidate| a.cells.cmp(&b.cells).then(by_rank(a, b));
-    spare.clear();
-    if reserve > 0 {
-        // Room for duplicates and for fields the rank pass also takes.
-        let n = (4 * reserve).min(candidates.len());
-        if n < candidates.len() {
-            candidates.select_nth_unstable_by(n, by_safety);
-        }
-        spare.extend_from_slice(&candidates[..n]);
-        spare.sort_unstable_by(by_safety);
-    }
-    // Twice the beam leaves room for the duplicates merged below.
-    let keep = (2 * beam).min(candidates.len());
-    if keep < candidates.len() {
-        candidates.select_nth_unstable_by(keep, by_rank);
-        candidates.truncate(keep);
-    }
-    candidates.sort_unstable_by(by_rank);
-    seen.clear();
-    let mut kept = 0;
-    for i in 0..candidates.len() {
-        if kept == beam {
-            break;
-        }
-        if seen.insert(candidates[i].board) {
-            candidates.swap(kept, i);
-            kept += 1;
-        }
-    }
-    candidates.truncate(kept);
-    let mut extra = 0;
-    for c in spare.iter() {
-        if extra == reserve {
-            break;
-        }
-        if seen.insert(c.board) {
-            candidates.push(*c);
-            extra += 1;
-        }
-    }
-}
-
 fn filled_cells(board: &Board) -> u32 {
     board.rows()[..board.height()]
         .iter()
@@ -405,8 +342,7 @@ fn filled_cells(board: &Board) -> u32 {
 struct Scratch {
     parts: Vec<Vec<Candidate>>,
     all: Vec<Candidate>,
-    spare: Vec<Candidate>,
-    seen: FxHashSet<Board>,
+    selector: Selector,
 }
 
 impl Clone for Scratch {
@@ -666,75 +602,5 @@ mod tests {
             .run(&rules, &Progress::hidden(), 0, |_| Ok(()))
             .unwrap();
         assert_eq!(resumed.best(), straight);
-    }
-
-    fn candidate(rank: f64, board: Board, parent: u32) -> Candidate {
-        Candidate {
-            rank,
-            score: rank as u64,
-            board,
-            cells: filled_cells(&board),
-            parent,
-            placement: Placement {
-                rotation: 0,
-                col: 0,
-                row: 0,
-            },
-        }
-    }
-
-    /// A field with `n` filled cells in its bottom row (n < 10).
-    fn with_cells(n: usize) -> Board {
-        let mut b = empty_board();
-        for x in 0..n {
-            b.set(x, 0);
-        }
-        b
-    }
-
-    #[test]
-    fn select_merges_equal_fields_keeping_the_best_rank() {
-        let (a, b) = (with_cells(1), with_cells(0));
-        let mut chosen = vec![
-            candidate(1.0, a, 0),
-            candidate(5.0, b, 1),
-            candidate(3.0, a, 2),
-            candidate(4.0, b, 3),
-        ];
-        select(
-            &mut chosen,
-            &mut Vec::new(),
-            &mut FxHashSet::default(),
-            3,
-            0,
-        );
-        let got: Vec<(u32, f64)> = chosen.iter().map(|c| (c.parent, c.rank)).collect();
-        assert_eq!(got, vec![(1, 5.0), (2, 3.0)]);
-    }
-
-    #[test]
-    fn the_reserve_adds_the_lowest_fields_the_beam_left_out() {
-        // Ranks favour full fields; the beam of 2 takes the two fullest.
-        let mut chosen: Vec<Candidate> = (0..8)
-            .map(|n| candidate(n as f64, with_cells(n), n as u32))
-            .collect();
-        // A duplicate of the emptiest field with a worse rank is merged away.
-        chosen.push(candidate(-1.0, with_cells(0), 8));
-        select(
-            &mut chosen,
-            &mut Vec::new(),
-            &mut FxHashSet::default(),
-            2,
-            3,
-        );
-        let got: Vec<u32> = chosen.iter().map(|c| c.parent).collect();
-        assert_eq!(got, vec![7, 6, 0, 1, 2]);
-        // A reserve never repeats a field the beam already holds.
-        let mut few: Vec<Candidate> = (0..3)
-            .map(|n| candidate(n as f64, with_cells(n), n as u32))
-            .collect();
-        select(&mut few, &mut Vec::new(), &mut FxHashSet::default(), 2, 4);
-        let got: Vec<u32> = few.iter().map(|c| c.parent).collect();
-        assert_eq!(got, vec![2, 1, 0]);
     }
 }
