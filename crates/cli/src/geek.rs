@@ -35,8 +35,9 @@ pub enum Command {
     /// piece, fields are ranked by score plus a board value, equal fields are
     /// merged, the best --beam survive. The record written to --out is replayed
     /// by the reference rules before the score is printed. With --seconds the
-    /// search repeats with a doubled beam while the budget allows and keeps the
-    /// best record.
+    /// search repeats with a doubled beam while the budget allows, then once
+    /// more with the widest beam that fits what is left, and keeps the best
+    /// record.
     ///
     /// Example: arcade geek solve --beam 1000 --moves drop --out record.txt
     Solve(SolveArgs),
@@ -95,7 +96,8 @@ pub struct SolveArgs {
     #[command(flatten)]
     run: RunOptions,
     /// Time budget: repeat with a doubled beam while the next run is
-    /// expected to fit, keep the best record.
+    /// expected to fit, then with the widest beam that fits the rest (at
+    /// least 1.25× the last); keep the best record.
     #[arg(long, value_name = "S", value_parser = run_options::seconds)]
     seconds: Option<f64>,
     /// Where to write the best record.

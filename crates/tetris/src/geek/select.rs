@@ -1,13 +1,13 @@
 //! Choosing the fields a beam keeps from all the children of one piece.
 //!
-//! At wide beams this was a third of a piece's wall time, all on one thread:
-//! a beam of 524,288 fields has some 15 million children. So every pass here
-//! runs on the threads' own lists of children: a rank floor read from a
-//! sample cuts each list to the few that can make the beam before anything
-//! is moved, and equal fields are merged in shards by hash. The order is
-//! total (equal ranks are broken by the field, then by how it was reached),
-//! so what is kept never depends on how the children were split among
-//! threads.
+//! A beam of 524,288 fields has some 15 million children; on one thread,
+//! choosing among them takes a third of the wall time
+//! (`docs/results/geek.md`). So every pass here runs on the threads' own
+//! lists of children: a rank floor read from a sample cuts each list to the
+//! few that can make the beam before anything is moved, and equal fields
+//! are merged in shards by hash. The order is total (equal ranks are broken
+//! by the field, then by how it was reached), so what is kept never depends
+//! on how the children were split among threads.
 
 use crate::board::Board;
 use crate::movegen::Placement;

@@ -21,6 +21,21 @@ use std::time::Instant;
 /// slightly pessimistic, so a round that would overrun is not started.
 pub const NEXT_ROUND_FACTOR: f64 = 2.2;
 
+/// The narrowest widening a round that fills the rest of the budget is run
+/// for, when a doubled beam would not fit: a beam closer to the last one
+/// would cost the time without scoring differently on average.
+pub const MIN_LAST_WIDENING: f64 = 1.25;
+
+/// How much wider the next round's beam can be: twice as wide if that fits
+/// in `left` seconds after a round of `seconds`, otherwise as wide as fits
+/// (at least [`MIN_LAST_WIDENING`]), or `None`. Time is modelled as the
+/// beam's width × [`NEXT_ROUND_FACTOR`] / 2 per unit of the last round.
+pub fn next_widening(seconds: f64, left: f64) -> Option<f64> {
+    let per_unit = seconds * NEXT_ROUND_FACTOR / 2.0;
+    let widening = (left / per_unit).min(2.0);
+    (widening >= MIN_LAST_WIDENING).then_some(widening)
+}
+
 /// One finished search.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Round {
@@ -43,8 +58,9 @@ pub struct TimedSolution {
 /// Runs `search` to the end, then, while `budget` seconds (from the first
 /// `clock()` reading) leave room for a round at twice the beam
 /// ([`NEXT_ROUND_FACTOR`]), starts again with the beam doubled (and, unless
-/// `fixed_reserve`, the default reserve of that beam). `run` finishes one
-/// search; `clock` reads seconds (a fake clock in tests).
+/// `fixed_reserve`, the default reserve of that beam); when a doubled beam
+/// no longer fits, a last round as wide as fits ([`next_widening`]). `run`
+/// finishes one search; `clock` reads seconds (a fake clock in tests).
 pub fn solve_within(
     mut search: Search,
     budget: Option<f64>,
@@ -70,12 +86,15 @@ pub fn solve_within(
             best = Some((solution, beam));
         }
         let Some(budget) = budget else { break };
-        let next = (now - round_start) * NEXT_ROUND_FACTOR;
-        if now - start + next > budget || beam.saturating_mul(2) > search::MAX_BEAM {
+        let Some(widening) = next_widening(now - round_start, budget - (now - start)) else {
+            break;
+        };
+        let wider = ((beam as f64 * widening) as usize).min(search::MAX_BEAM);
+        if wider <= beam {
             break;
         }
         let mut config = search.config.clone();
-        config.beam *= 2;
+        config.beam = wider;
         if !fixed_reserve {
             config.reserve = SearchConfig::default_reserve(config.beam);
         }
@@ -259,47 +278,57 @@ mod tests {
         })
     }
 
-    /// A fake clock where a round at beam b takes b seconds: with a budget of
-    /// 20 s, rounds at 1, 2 and 4 run (1 + 2 + 4 = 7 s; the next, 8 s, is
-    /// budgeted at 8.8 and 7 + 8.8 ≤ 20, so it runs: 15 s; 16 · 2.2 does not
-    /// fit).
-    #[test]
-    fn the_beam_doubles_while_the_budget_allows_the_next_round() {
+    /// Solves from beam 1 within `budget` seconds of a fake clock where a
+    /// round at beam b takes b seconds.
+    fn within(budget: f64, fixed_reserve: bool) -> TimedSolution {
         let rules = Rules::geek();
         let now = std::cell::Cell::new(0.0);
-        let timed = solve_within(
+        solve_within(
             search(1),
-            Some(20.0),
-            false,
+            Some(budget),
+            fixed_reserve,
             || now.get(),
             |s| {
                 now.set(now.get() + s.config.beam as f64);
                 s.run(&rules, &Progress::hidden(), 0, |_| Ok(()))
             },
         )
-        .unwrap();
-        let beams: Vec<usize> = timed.rounds.iter().map(|r| r.beam).collect();
-        assert_eq!(beams, [1, 2, 4, 8]);
+        .unwrap()
+    }
+
+    fn beams(timed: &TimedSolution) -> Vec<usize> {
+        timed.rounds.iter().map(|r| r.beam).collect()
+    }
+
+    /// With a budget of 20 s, rounds at 1, 2 and 4 run (1 + 2 + 4 = 7 s; the
+    /// next, 8 s, is budgeted at 8.8 and 7 + 8.8 ≤ 20, so it runs: 15 s;
+    /// 16 · 2.2 does not fit, nor does a 1.25× wider beam).
+    #[test]
+    fn the_beam_doubles_while_the_budget_allows_the_next_round() {
+        let timed = within(20.0, false);
+        assert_eq!(beams(&timed), [1, 2, 4, 8]);
         assert_eq!(timed.config.reserve, SearchConfig::default_reserve(8));
         let best = timed.rounds.iter().map(|r| r.score).max().unwrap();
         assert_eq!(timed.best.score, best);
         assert_eq!(timed.rounds[3].seconds, 8.0);
         // 4 s: after the 1 s round, 2.2 s fits (3.2 ≤ 4); after the 2 s round
         // (3 s spent) 4.4 s does not.
-        now.set(0.0);
-        let short = solve_within(
-            search(1),
-            Some(4.0),
-            true,
-            || now.get(),
-            |s| {
-                now.set(now.get() + s.config.beam as f64);
-                s.run(&rules, &Progress::hidden(), 0, |_| Ok(()))
-            },
-        )
-        .unwrap();
+        let short = within(4.0, true);
         assert_eq!(short.rounds.len(), 2);
         assert_eq!(short.config.reserve, SearchConfig::default_reserve(1));
+    }
+
+    /// With 26 s, after the rounds at 1, 2, 4 and 8 (15 s) a doubled beam
+    /// (16 · 1.1 = 17.6 s) does not fit in the 11 s left, but a beam of 10
+    /// (11 s by the model) does; then nothing more fits.
+    #[test]
+    fn a_last_round_as_wide_as_fits_fills_the_budget() {
+        let timed = within(26.0, false);
+        assert_eq!(beams(&timed), [1, 2, 4, 8, 10]);
+        assert_eq!(timed.config.reserve, SearchConfig::default_reserve(10));
+        // Less than a quarter wider is not worth a round.
+        assert_eq!(next_widening(8.0, 10.9), None);
+        assert_eq!(next_widening(8.0, 100.0), Some(2.0));
     }
 
     #[test]
