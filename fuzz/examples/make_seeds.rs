@@ -6,7 +6,7 @@
 
 use arcade_core::progress::Progress;
 use arcade_tetris::geek::search::{Search, SearchConfig};
-use arcade_tetris::geek::tune::{GeekTune, GeekTuneSetup};
+use arcade_tetris::geek::tune::{self as geek_tuning, GeekTune, GeekTuneSetup};
 use arcade_tetris::geek::value::GeekWeights;
 use arcade_tetris::geek::{PIECES, sequence};
 use arcade_tetris::tune::{Checkpoint, Method, Start, TuneSetup, feature_preset};
@@ -40,7 +40,7 @@ fn main() {
             seed: 1,
         };
         let mut ck = Checkpoint::new(setup, &start, 3).unwrap();
-        ck.step(&Rules::classic(), &hidden);
+        arcade_tetris::tune::step(&mut ck, &Rules::classic(), &hidden);
         write(
             &format!("tetris-tune-{}.json", method.as_str()),
             serde_json::to_string(&ck).unwrap(),
@@ -53,8 +53,6 @@ fn main() {
         float: false,
         pieces: 6,
         weights: GeekWeights::builtin(),
-        horizon: 0,
-        stage_share: 1.0,
         reserve: 1,
     });
     let pieces = sequence(PIECES);
@@ -69,10 +67,10 @@ fn main() {
         mode: MoveMode::Drop,
         float: false,
         base: GeekWeights::builtin(),
-        horizon: 0,
         reserve: 1,
     };
-    let mut tune = GeekTune::new(setup, Method::Cem, 0.5, Some(3), 2, 3).unwrap();
-    tune.step(&Rules::geek(), &hidden);
+    let start = geek_tuning::start(&setup, Method::Cem, 0.5, Some(3), 2, 3);
+    let mut tune = GeekTune::new(setup, &start, 3).unwrap();
+    geek_tuning::step(&mut tune, &Rules::geek(), &hidden);
     write("geek-tune-cem.json", serde_json::to_string(&tune).unwrap());
 }
