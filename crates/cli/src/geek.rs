@@ -110,7 +110,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", default_value_t = 500, requires = "checkpoint",
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
     checkpoint_every: u32,
-    /// Continue the search saved in --checkpoint (its settings win).
+    /// Continue the search saved in --checkpoint (its search settings win;
+    /// --checkpoint-every is not saved, so give it again if not 500).
     #[arg(long, requires = "checkpoint")]
     resume: bool,
     /// Board-value weights (JSON from `GeekWeights`), instead of the built-in ones.
