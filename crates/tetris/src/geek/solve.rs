@@ -22,8 +22,8 @@ use std::time::Instant;
 pub const NEXT_ROUND_FACTOR: f64 = 2.2;
 
 /// The narrowest widening a round that fills the rest of the budget is run
-/// for, when a doubled beam would not fit: a beam closer to the last one
-/// would cost the time without scoring differently on average.
+/// for, when a doubled beam would not fit: a beam barely wider than the last
+/// would spend the rest of the budget searching nearly the same fields.
 pub const MIN_LAST_WIDENING: f64 = 1.25;
 
 /// How much wider the next round's beam can be: twice as wide if that fits
