@@ -174,10 +174,13 @@ def test_distributed_tetris_tuning_equals_the_cli_and_resumes(cluster, arcade, t
 
 
 def test_distributed_geek_tuning_equals_the_cli(cluster, arcade, tmp_path):
-    flags = ["--beam", 2, "--pieces", 40, "--population", 4, "--seed", 2]
-    ours = tune("geek", _spec(flags), checkpoint=str(tmp_path / "g.checkpoint.json"), generations=2,
+    flags = ["--beam", "2,3", "--pieces", 40, "--population", 4, "--seed", 2]
+    spec = {**_spec(flags), "beam": [2, 3]}  # the fitness: the mean of the two widths
+    ours = tune("geek", spec, checkpoint=str(tmp_path / "g.checkpoint.json"), generations=2,
                 progress=False)
-    assert ours["run"] == _cli_tune(arcade, tmp_path, "geek", flags, 2)
+    cli = _cli_tune(arcade, tmp_path, "geek", flags, 2)
+    assert cli["setup"]["beams"] == [2, 3]
+    assert ours["run"] == cli
 
 
 def test_ray_tune_random_search_scores_the_same_fitness(cluster, tmp_path):

@@ -135,9 +135,12 @@ pub struct SolveArgs {
 pub struct TuneArgs {
     #[command(flatten)]
     tune: TuneOptions,
-    /// Beam width of the searches that score candidates.
-    #[arg(long, default_value_t = 20, value_parser = beam)]
-    beam: usize,
+    /// Beam width of the searches that score candidates. Several, separated
+    /// by commas (`--beam 200,250,300`), score a candidate by the mean: one
+    /// width's score jumps by thousands of points from the next width's.
+    #[arg(long, value_name = "BEAM", default_value = "20", value_delimiter = ',',
+          num_args = 1, value_parser = beam)]
+    beam: Vec<usize>,
     /// Pieces of the sequence each search plays.
     #[arg(long, default_value_t = 3000, value_parser = pieces)]
     pieces: usize,
@@ -148,7 +151,7 @@ pub struct TuneArgs {
     #[arg(long)]
     float: bool,
     /// Low fields kept beyond the beam, as for `solve --reserve`
-    /// [default: beam/8, at least 4]
+    /// [default: the first beam/8, at least 4]
     #[arg(long, value_name = "N", value_parser = reserve)]
     reserve: Option<usize>,
     /// Start from these weights instead of the built-in ones (candidates
@@ -260,13 +263,16 @@ fn tune_run(a: &TuneArgs, checkpoint: &Path) -> Result<GeekTune> {
         return a.tune.resume(checkpoint);
     }
     let setup = GeekTuneSetup {
-        beam: a.beam,
+        beams: a.beam.clone(),
         pieces: a.pieces,
         mode: a.moves.mode(),
         float: a.float,
         base: load_weights(&a.init)?,
-        reserve: a.reserve.unwrap_or(SearchConfig::default_reserve(a.beam)),
+        reserve: a
+            .reserve
+            .unwrap_or(SearchConfig::default_reserve(a.beam[0])),
     };
+    setup.check().map_err(|e| bad_input(anyhow::anyhow!(e)))?;
     let t = &a.tune;
     let generations = t.generations.unwrap_or(30) as usize;
     let start = tune::start(
@@ -287,10 +293,10 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
     let rules = Rules::geek();
     let progress = a.output.progress(0, "evals");
     progress.println(format!(
-        "tuning with {}: {} searches per generation (beam {}, {} pieces); checkpoint {}",
+        "tuning with {}: {} candidates per generation ({}; {} pieces); checkpoint {}",
         run.method.as_str(),
         run.optimizer.evaluations_per_generation(),
-        run.setup.beam,
+        tune::widths(&run.setup.beams),
         run.setup.pieces,
         checkpoint.display()
     ));

@@ -46,6 +46,67 @@ fn solve_writes_a_record_that_replays_to_its_score() {
 }
 
 #[test]
+fn tune_at_several_widths_scores_the_mean_and_reports_them() {
+    let dir = TempDir::new("geek-tune-widths");
+    let out = dir.path("w.json");
+    let several = json(&arcade(&[
+        "geek",
+        "tune",
+        "--beam",
+        "3,5",
+        "--pieces",
+        "60",
+        "--population",
+        "4",
+        "--generations",
+        "1",
+        "--out",
+        &out,
+        "--json",
+        "-q",
+    ]));
+    assert_eq!(several["beams"], serde_json::json!([3, 5]));
+    // The best candidate's weights, scored by `solve` at each width, give
+    // the mean the report claims.
+    let solve = |beam: &str| {
+        let record = dir.path(&format!("r{beam}.txt"));
+        json(&arcade(&[
+            "geek",
+            "solve",
+            "--beam",
+            beam,
+            "--pieces",
+            "60",
+            "--reserve",
+            "4",
+            "--weights",
+            &out,
+            "--out",
+            &record,
+            "--json",
+        ]))["score"]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(
+        several["score"].as_f64().unwrap(),
+        (solve("3") + solve("5")) / 2.0
+    );
+    let widths = vec!["2"; 17].join(",");
+    assert_bad_input(
+        &[
+            "geek",
+            "tune",
+            "--beam",
+            &widths,
+            "--out",
+            &dir.path("x.json"),
+        ],
+        "1 to 16 beam widths",
+    );
+}
+
+#[test]
 fn a_beam_of_zero_is_refused() {
     let o = arcade(&["geek", "solve", "--beam", "0", "--pieces", "10"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));

@@ -10,7 +10,7 @@ use crate::shard::from_spec;
 use crate::value_error;
 use arcade_core::optim::{Method, Run, Setup, Start};
 use arcade_core::progress::Progress;
-use arcade_tetris::geek::search::{MAX_BEAM, SearchConfig};
+use arcade_tetris::geek::search::SearchConfig;
 use arcade_tetris::geek::tune::{self as geek_tune, GeekTuneSetup};
 use arcade_tetris::geek::value::GeekWeights;
 use arcade_tetris::tune::{self as tetris_tune, MAX_GAMES_PER_EVAL, TuneSetup};
@@ -133,8 +133,9 @@ struct GeekSpec {
     spread: f64,
     #[serde(default = "one")]
     seed: u64,
-    #[serde(default = "twenty")]
-    beam: usize,
+    /// One width or several (the fitness is then their mean).
+    #[serde(default = "beam_twenty", deserialize_with = "geek_tune::one_or_many")]
+    beam: Vec<usize>,
     #[serde(default = "three_thousand")]
     pieces: usize,
     #[serde(default = "drop")]
@@ -152,8 +153,8 @@ fn thirty() -> usize {
 fn point_three() -> f64 {
     0.3
 }
-fn twenty() -> usize {
-    20
+fn beam_twenty() -> Vec<usize> {
+    vec![20]
 }
 fn three_thousand() -> usize {
     3000
@@ -237,25 +238,20 @@ fn tetris_new(spec: &str) -> Result<String, String> {
 /// A new tuning run as `arcade geek tune` starts it.
 fn geek_new(spec: &str) -> Result<String, String> {
     let s: GeekSpec = from_spec("geek tune", spec)?;
-    if !(1..=MAX_BEAM).contains(&s.beam) {
-        return Err(format!(
-            "beam must be from 1 to {MAX_BEAM}, found {}",
-            s.beam
-        ));
-    }
     let base = match &s.init {
         Some(path) => {
             GeekWeights::load(std::path::Path::new(path)).map_err(|e| format!("init: {e}"))?
         }
         None => GeekWeights::builtin(),
     };
+    let first = s.beam.first().copied().unwrap_or(0);
     let setup = GeekTuneSetup {
-        beam: s.beam,
+        reserve: s.reserve.unwrap_or(SearchConfig::default_reserve(first)),
+        beams: s.beam,
         pieces: s.pieces,
         mode: s.moves,
         float: s.float,
         base,
-        reserve: s.reserve.unwrap_or(SearchConfig::default_reserve(s.beam)),
     };
     setup.check()?;
     let generations = check_generations(s.generations)?;

@@ -148,7 +148,7 @@ fn mutated_checkpoints_load_or_fail_cleanly_and_accepted_ones_run() {
     }
 
     let geek_setup = GeekTuneSetup {
-        beam: 2,
+        beams: vec![2],
         pieces: 20,
         mode: MoveMode::Drop,
         float: false,
@@ -191,7 +191,7 @@ fn mutated_checkpoints_load_or_fail_cleanly_and_accepted_ones_run() {
     for _ in 0..150 {
         if let Some(mut run) = load::<GeekTune>(&mutate(&geek_tune, &mut rng), "geek-tune") {
             count(true);
-            run.setup.beam = run.setup.beam.min(2);
+            run.setup.beams.iter_mut().for_each(|b| *b = (*b).min(2));
             run.setup.pieces = run.setup.pieces.min(20);
             geek::tune::step(&mut run, &geek, &Progress::hidden());
             let _ = geek::tune::best(&run);

@@ -95,11 +95,11 @@ TUNE_OPTIONS = {
         ("--population", int, "candidates per generation"),
         ("--spread", float, "initial spread of the multipliers [0.3]"),
         ("--seed", int, "master seed [1]"),
-        ("--beam", int, "beam width of the scoring searches [20]"),
+        ("--beam", "list", "beam width(s) of the scoring searches; several (200,250,300) score by the mean [20]"),
         ("--pieces", int, "pieces each search plays [3000]"),
         ("--moves", str, "drop or reach [drop]"),
         ("--float", "flag", "let the searches use floating placements"),
-        ("--reserve", int, "low fields kept beyond the beam [beam/8, at least 4]"),
+        ("--reserve", int, "low fields kept beyond the beam [the first beam/8, at least 4]"),
         ("--init", str, "a weights file to scale instead of the built-in weights"),
     ]),
 }

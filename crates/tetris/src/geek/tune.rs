@@ -6,6 +6,10 @@
 //! Candidates are multipliers of a base weight set (weight i = xᵢ · |baseᵢ|),
 //! so one step size suits features whose weights differ by orders of
 //! magnitude.
+//!
+//! A search's score jumps by thousands of points from one beam width to the
+//! next, so the fitness can be the mean over several widths: a weight vector
+//! then wins by playing well, not by one lucky width.
 
 use super::search::{Search, SearchConfig};
 use super::value::{COUNT, GeekWeights};
@@ -15,10 +19,16 @@ use arcade_core::optim::{Generation, Method, Run, Setup, Start};
 use arcade_core::progress::Progress;
 use serde::{Deserialize, Serialize};
 
+/// Most beam widths one candidate is scored at.
+pub const MAX_WIDTHS: usize = 16;
+
 /// How candidates are scored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GeekTuneSetup {
-    pub beam: usize,
+    /// The beam widths of the searches; the fitness is their mean score.
+    /// Checkpoints written before there could be several read `beam: N`.
+    #[serde(alias = "beam", deserialize_with = "one_or_many")]
+    pub beams: Vec<usize>,
     pub pieces: usize,
     pub mode: MoveMode,
     pub float: bool,
@@ -50,21 +60,50 @@ impl GeekTuneSetup {
             .collect()
     }
 
-    /// The score of a beam search with these weights.
-    pub fn fitness(&self, rules: &Rules, x: &[f64]) -> f64 {
-        let mut search = Search::new(SearchConfig {
-            beam: self.beam,
+    /// The search at width `beam` with the weights `weights`.
+    fn config(&self, beam: usize, weights: GeekWeights) -> SearchConfig {
+        SearchConfig {
+            beam,
             mode: self.mode,
             float: self.float,
             pieces: self.pieces,
-            weights: self.weights(x),
+            weights,
             reserve: self.reserve,
-        });
-        search
-            .run(rules, &Progress::hidden(), 0, |_| Ok(()))
-            .expect("no checkpoint, nothing to fail");
-        search.best_score() as f64
+        }
     }
+
+    /// The mean score of beam searches with these weights, one per width.
+    pub fn fitness(&self, rules: &Rules, x: &[f64]) -> f64 {
+        let weights = self.weights(x);
+        let total: u64 = self
+            .beams
+            .iter()
+            .map(|&beam| {
+                let mut search = Search::new(self.config(beam, weights.clone()));
+                search
+                    .run(rules, &Progress::hidden(), 0, |_| Ok(()))
+                    .expect("no checkpoint, nothing to fail");
+                search.best_score()
+            })
+            .sum();
+        total as f64 / self.beams.len() as f64
+    }
+}
+
+/// One beam width (`"beam": 20`, as checkpoints had it) or several.
+pub fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<usize>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Widths {
+        One(usize),
+        Many(Vec<usize>),
+    }
+    let widths = Widths::deserialize(d)
+        .map_err(|_| serde::de::Error::custom("expected a beam width or a list of beam widths"))?;
+    Ok(match widths {
+        Widths::One(beam) => vec![beam],
+        Widths::Many(beams) => beams,
+    })
 }
 
 /// A tuning run of the board value, resumable.
@@ -105,15 +144,15 @@ pub fn best(run: &GeekTune) -> (GeekWeights, f64) {
 impl GeekTuneSetup {
     /// Checks that the setup describes runnable searches.
     pub fn check(&self) -> Result<(), String> {
-        SearchConfig {
-            beam: self.beam,
-            mode: self.mode,
-            float: self.float,
-            pieces: self.pieces,
-            weights: self.base.clone(),
-            reserve: self.reserve,
+        if !(1..=MAX_WIDTHS).contains(&self.beams.len()) {
+            return Err(format!(
+                "expected 1 to {MAX_WIDTHS} beam widths, found {}",
+                self.beams.len()
+            ));
         }
-        .check()
+        self.beams
+            .iter()
+            .try_for_each(|&beam| self.config(beam, self.base.clone()).check())
     }
 }
 
@@ -124,10 +163,11 @@ pub struct TuneReport {
     pub out: String,
     pub generations: usize,
     pub seconds: f64,
-    /// The best weights' score: a search at `beam` over the first `pieces`.
+    /// The best weights' score: the mean of searches at `beams` over the
+    /// first `pieces`.
     pub score: f64,
     pub pieces: usize,
-    pub beam: usize,
+    pub beams: Vec<usize>,
     pub weights: GeekWeights,
 }
 
@@ -140,7 +180,7 @@ impl TuneReport {
             seconds,
             score,
             pieces: run.setup.pieces,
-            beam: run.setup.beam,
+            beams: run.setup.beams.clone(),
             weights,
         }
     }
@@ -151,10 +191,26 @@ impl std::fmt::Display for TuneReport {
         let weights = serde_json::to_string_pretty(&self.weights).map_err(|_| std::fmt::Error)?;
         writeln!(
             f,
-            "wrote {} after {} generations ({:.1} s this session): score {:.0} on the first {} pieces at beam {}",
-            self.out, self.generations, self.seconds, self.score, self.pieces, self.beam
+            "wrote {} after {} generations ({:.1} s this session): score {:.0} on the first {} pieces at {}",
+            self.out,
+            self.generations,
+            self.seconds,
+            self.score,
+            self.pieces,
+            widths(&self.beams)
         )?;
         writeln!(f, "{weights}")
+    }
+}
+
+/// "beam 20", or "the mean of beams 200, 250, 300".
+pub fn widths(beams: &[usize]) -> String {
+    match beams {
+        [beam] => format!("beam {beam}"),
+        _ => {
+            let list: Vec<String> = beams.iter().map(|b| b.to_string()).collect();
+            format!("the mean of beams {}", list.join(", "))
+        }
     }
 }
 
@@ -174,7 +230,7 @@ mod tests {
     #[test]
     fn candidates_map_to_weights_and_better_weights_score_higher() {
         let setup = GeekTuneSetup {
-            beam: 4,
+            beams: vec![4],
             pieces: 300,
             mode: MoveMode::Drop,
             float: false,
@@ -187,5 +243,55 @@ mod tests {
         let flipped: Vec<f64> = setup.start().iter().map(|x| -x).collect();
         assert!(good > setup.fitness(&rules, &flipped));
         assert_eq!(good, setup.fitness(&rules, &setup.start()));
+    }
+
+    #[test]
+    fn several_widths_score_the_mean_and_old_setups_still_load() {
+        let one = |beam| GeekTuneSetup {
+            beams: vec![beam],
+            pieces: 200,
+            mode: MoveMode::Drop,
+            float: false,
+            base: GeekWeights::builtin(),
+            reserve: 2,
+        };
+        let rules = Rules::geek();
+        let x = one(3).start();
+        let scores: Vec<f64> = [3, 5, 8].map(|b| one(b).fitness(&rules, &x)).into();
+        let several = GeekTuneSetup {
+            beams: vec![3, 5, 8],
+            ..one(3)
+        };
+        let mean = scores.iter().sum::<f64>() / 3.0;
+        assert_eq!(several.fitness(&rules, &x), mean);
+        assert!(
+            scores[0] != scores[1] || scores[1] != scores[2],
+            "{scores:?}"
+        );
+
+        let mut old = serde_json::to_value(one(7)).unwrap();
+        let map = old.as_object_mut().unwrap();
+        map.remove("beams");
+        map.insert("beam".into(), 7.into());
+        let loaded: GeekTuneSetup = serde_json::from_value(old.clone()).unwrap();
+        assert_eq!(loaded, one(7));
+        old["beam"] = "x".into();
+        let error = serde_json::from_value::<GeekTuneSetup>(old).unwrap_err();
+        assert!(
+            error.to_string().contains("a list of beam widths"),
+            "{error}"
+        );
+
+        let none = GeekTuneSetup {
+            beams: vec![],
+            ..one(3)
+        };
+        assert!(none.check().unwrap_err().contains("beam widths"));
+        let too_many = GeekTuneSetup {
+            beams: vec![2; MAX_WIDTHS + 1],
+            ..one(3)
+        };
+        assert!(too_many.check().is_err());
+        assert!(several.check().is_ok());
     }
 }
