@@ -62,7 +62,7 @@ fn main() {
     write("geek-search.json", serde_json::to_string(&search).unwrap());
 
     let setup = GeekTuneSetup {
-        beam: 2,
+        beams: vec![2],
         pieces: 8,
         mode: MoveMode::Drop,
         float: false,

@@ -54,7 +54,7 @@ fn geek_search(mut search: Search) {
 /// The Geek tuner: one generation of narrow, short searches.
 fn geek_tune(mut tune: GeekTune) {
     if tune.optimizer.evaluations_per_generation() > 8
-        || tune.setup.beam > 8
+        || tune.setup.beams.iter().sum::<usize>() > 8
         || tune.setup.reserve > 8
         || tune.setup.pieces > 64
     {
