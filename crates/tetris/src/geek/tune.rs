@@ -203,7 +203,7 @@ impl std::fmt::Display for TuneReport {
     }
 }
 
-/// "beam 20", or "the mean of beams 200, 250, 300".
+/// How reports name the widths: "beam 20", or "the mean of beams 200, 250, 300".
 pub fn widths(beams: &[usize]) -> String {
     match beams {
         [beam] => format!("beam {beam}"),
