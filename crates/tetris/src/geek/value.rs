@@ -7,6 +7,11 @@
 //! The sequence is known, so some features look ahead: a full field is worth
 //! more when an I piece (the only one that clears four rows) is coming soon,
 //! and riskier when the next I is far away.
+//!
+//! One feature is not mirror-symmetric: the cells in column 0. Under the
+//! challenge's rules (clockwise-only turns, spawn at column 4) a well on the
+//! left scores more than one on the right, and a symmetric value lets the
+//! beam pick its side by chance (docs/results/geek.md, "The well's side").
 
 use crate::board::Board;
 use crate::features::{self, Feature, FeatureSet};
@@ -15,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Number of features.
-pub const COUNT: usize = 13;
+pub const COUNT: usize = 14;
 
 /// The features, in the order of [`GeekWeights::values`].
 pub const NAMES: [&str; COUNT] = [
@@ -32,6 +37,7 @@ pub const NAMES: [&str; COUNT] = [
     "almost_full_rows",
     "filled_cells_x_i_distance",
     "max_height_x_i_distance",
+    "left_column_cells",
 ];
 
 const BOARD_FEATURES: [Feature; 8] = [
@@ -168,10 +174,11 @@ impl GeekWeights {
             *o = v.get(f);
         }
         let full = board.full_row();
-        let (mut cells, mut almost_full) = (0u32, 0u32);
+        let (mut cells, mut almost_full, mut left) = (0u32, 0u32, 0u16);
         for &r in &board.rows()[..board.height()] {
             cells += r.count_ones();
             almost_full += u32::from((full & !r).count_ones() == 1);
+            left += r & 1;
         }
         let max_height = v.get(Feature::MaxHeight);
         let excess = (max_height - SAFE_HEIGHT).max(0.0);
@@ -180,6 +187,7 @@ impl GeekWeights {
         out[10] = f64::from(almost_full);
         out[11] = f64::from(cells) * outlook.i_distance;
         out[12] = max_height * outlook.i_distance;
+        out[13] = f64::from(left);
         out
     }
 
@@ -216,6 +224,7 @@ mod tests {
         assert_eq!(f[9], 0.0);
         assert_eq!(f[10], 1.0); // row 0 misses one cell
         assert_eq!((f[11], f[12]), (0.0, 0.0)); // an I is next
+        assert_eq!(f[13], 1.0); // column 0 holds only the floor row's cell
         let v: f64 = f.iter().zip(&w.values).map(|(a, b)| a * b).sum();
         assert_eq!(w.value(&b, w.needs(), NEAR), v);
         for y in 0..18 {
@@ -225,6 +234,10 @@ mod tests {
         let f = GeekWeights::features(&b, FeatureSet::ALL, far);
         assert_eq!(f[9], 9.0);
         assert_eq!((f[11], f[12]), (14.0, 9.0));
+        assert_eq!(f[13], 1.0, "column 9 is not column 0");
+        b.set(0, 5);
+        b.set(0, 6);
+        assert_eq!(GeekWeights::features(&b, FeatureSet::ALL, far)[13], 3.0);
     }
 
     #[test]
