@@ -7,10 +7,11 @@ use crate::tuning::{self, Session, TuneOptions};
 use crate::watch::draw_rows;
 use anyhow::Result;
 use arcade_core::checkpoint::check_writable;
+use arcade_core::input::display_name;
 use arcade_tetris::colours::ColouredBoard;
 use arcade_tetris::geek::record::Record;
 use arcade_tetris::geek::replay::{self, Frame};
-use arcade_tetris::geek::search::{MAX_BEAM, Search, SearchConfig};
+use arcade_tetris::geek::search::{self, MAX_BEAM, Search, SearchConfig};
 use arcade_tetris::geek::solve::{self, SolveOptions};
 use arcade_tetris::geek::tune::{self, GeekTune, GeekTuneSetup, TuneReport};
 use arcade_tetris::geek::value::GeekWeights;
@@ -117,6 +118,18 @@ pub struct SolveArgs {
     /// Board-value weights (JSON from `GeekWeights`), instead of the built-in ones.
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
+    /// Keep the opening of this record (the first --at pieces) and search
+    /// only the rest: a wide beam spent on the end of a good game.
+    #[arg(
+        long,
+        value_name = "RECORD",
+        requires = "at",
+        conflicts_with = "resume"
+    )]
+    from: Option<PathBuf>,
+    /// Pieces of --from's record to keep.
+    #[arg(long, value_name = "N", requires = "from", value_parser = pieces)]
+    at: Option<usize>,
     /// Play only the first N pieces (for quick experiments).
     #[arg(long, value_name = "N", default_value_t = PIECES, value_parser = pieces)]
     pieces: usize,
@@ -230,16 +243,25 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
     for path in std::iter::once(&a.out).chain(&a.checkpoint) {
         check_writable(path).map_err(bad_input)?;
     }
-    let search = match (&a.checkpoint, a.resume) {
-        (Some(path), true) => Search::load(path).map_err(bad_input)?,
-        _ => Search::new(SearchConfig {
+    let config = || -> Result<SearchConfig> {
+        Ok(SearchConfig {
             beam: a.beam,
             mode: a.moves.mode(),
             float: a.float,
             pieces: a.pieces,
             weights: load_weights(&a.weights)?,
             reserve: a.reserve.unwrap_or(SearchConfig::default_reserve(a.beam)),
-        }),
+        })
+    };
+    let search = match (&a.checkpoint, a.resume, &a.from, a.at) {
+        (Some(path), true, _, _) => Search::load(path).map_err(bad_input)?,
+        (_, _, Some(path), Some(at)) => {
+            let record = Record::load(path).map_err(bad_input)?;
+            let opening = search::opening(&record, at)
+                .map_err(|e| bad_input(anyhow::anyhow!("{}: {e}", display_name(path))))?;
+            Search::after_opening(config()?, opening).map_err(bad_input)?
+        }
+        _ => Search::new(config()?),
     };
     let options = SolveOptions {
         seconds: a.seconds,

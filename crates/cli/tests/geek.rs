@@ -25,6 +25,52 @@ fn broken_records_name_the_token_and_exit_2() {
 }
 
 #[test]
+fn solve_from_a_records_opening_keeps_it() {
+    let dir = TempDir::new("geek-from");
+    let (first, second) = (dir.path("first.txt"), dir.path("second.txt"));
+    let base = ["geek", "solve", "--beam", "8", "--pieces", "120", "--json"];
+    json(&arcade(&[&base[..], &["--out", &first]].concat()));
+    let from = ["--from", &first, "--at", "100", "--out", &second];
+    let solved = json(&arcade(&[&base[..], &from[..]].concat()));
+    assert_eq!(solved["pieces"], 120);
+    let a = std::fs::read_to_string(&first).unwrap();
+    let b = std::fs::read_to_string(&second).unwrap();
+    // Each piece's operations start with N: the first 100 pieces agree.
+    let opening = |t: &str| t.split('N').take(101).collect::<Vec<_>>().join("N");
+    assert_eq!(opening(&a), opening(&b));
+    assert_bad_input(
+        &[
+            "geek", "solve", "--from", &first, "--at", "500", "--out", &second,
+        ],
+        "fewer than the 500",
+    );
+    assert_bad_input(
+        &[
+            "geek", "solve", "--from", &first, "--at", "120", "--pieces", "120", "--out", &second,
+        ],
+        "must leave some",
+    );
+    // A malformed record names its problem once (the chain once printed it twice).
+    let junk = TempFile::new("geek-junk", "X1\n");
+    let o = arcade(&[
+        "geek",
+        "solve",
+        "--from",
+        junk.path(),
+        "--at",
+        "5",
+        "--out",
+        &second,
+    ]);
+    assert_eq!(
+        stderr(&o).matches("must start with N").count(),
+        1,
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn solve_writes_a_record_that_replays_to_its_score() {
     let dir = TempDir::new("geek-solve");
     let record = dir.path("record.txt");

@@ -48,17 +48,26 @@ fn engine_replay_matches_the_reference_piece_by_piece() {
     assert_eq!(score, 1_378_178);
 }
 
-/// Our best record (`arcade geek solve --beam 524288 --moves reach --float
-/// --reserve 0` with checkpoints, about 6 hours on 2 cores, kept in the
-/// repository) replays to the score the solver claimed, beating the
-/// published first place, 1,413,876.
+/// Our records replay to the scores the solver claimed, beating the
+/// published first place, 1,413,876: the beam-524,288 search (`arcade geek
+/// solve --beam 524288 --moves reach --float --reserve 0` with checkpoints,
+/// about 6 hours on 2 cores), and its last 50 pieces searched again (`--from
+/// geek-1427904.txt --at 9950 --beam 256000`), the shipped best.
 #[test]
-fn our_best_record_scores_1427904() {
-    let text = include_str!("../records/geek-1427904.txt");
-    // Parsing also enforces the format's limit of 100 operations per piece.
-    let record = Record::parse(text).expect("the solver writes well-formed records");
-    let r = replay(&record, |_| {});
-    assert_eq!(r.score, 1_427_904);
-    assert_eq!(r.end, End::PieceLimit);
-    assert_eq!(r.pieces, 10_000);
+fn our_records_score_1427904_and_1428140() {
+    for (text, score) in [
+        (include_str!("../records/geek-1427904.txt"), 1_427_904),
+        (include_str!("../records/geek-1428140.txt"), 1_428_140),
+    ] {
+        // Parsing also enforces the format's limit of 100 operations per piece.
+        let record = Record::parse(text).expect("the solver writes well-formed records");
+        let r = replay(&record, |_| {});
+        assert_eq!(r.score, score);
+        assert_eq!(r.end, End::PieceLimit);
+        assert_eq!(r.pieces, 10_000);
+    }
+    assert_eq!(
+        arcade_tetris::geek::record::ARCADE_BEST,
+        include_str!("../records/geek-1428140.txt")
+    );
 }

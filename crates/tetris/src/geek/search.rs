@@ -78,6 +78,19 @@ struct Turn {
     needs: FeatureSet,
     /// What follows the piece (the value looks ahead).
     outlook: Outlook,
+    /// How much the value counts: 1 until the last [`END_FADE`] pieces.
+    fade: f64,
+}
+
+/// Over the last pieces the value fades to 0: cells left on the field when
+/// the game ends score nothing, so the end cashes them in. A fade over 10
+/// pieces gained 420–520 points at every width measured, 800 to 16,000
+/// (`docs/results/geek.md`, "The end of the game").
+pub const END_FADE: usize = 10;
+
+/// The value's weight when `left` pieces follow the one being placed.
+fn fade(left: usize) -> f64 {
+    (left as f64 / END_FADE as f64).min(1.0)
 }
 
 /// A finished search's best game.
@@ -98,6 +111,10 @@ pub struct Search {
     levels: Vec<Level>,
     /// Set when no field of the beam can take the next piece.
     stuck: bool,
+    /// Placements fixed before the search began (an opening taken from a
+    /// record); every new round starts after them.
+    #[serde(default)]
+    opening: Vec<Placement>,
     #[serde(skip)]
     scratch: Scratch,
 }
@@ -106,6 +123,14 @@ pub struct Search {
 pub enum SearchError {
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
+    #[error("the opening has {opening} pieces; it must leave some of the {pieces} to search")]
+    OpeningTooLong { opening: usize, pieces: usize },
+    #[error("piece {piece} of the opening does not fit on the field")]
+    OpeningMisfit { piece: usize },
+    #[error("the record has {pieces} pieces, fewer than the {asked} asked for")]
+    ShortRecord { pieces: usize, asked: usize },
+    #[error("the game ends at piece {piece} of the opening")]
+    OpeningEnds { piece: usize },
     #[error("internal error: the record of piece {piece} cannot reach its placement")]
     Unreachable { piece: usize },
     #[error("internal error: the record replays to {replayed}, the search claimed {claimed}")]
@@ -123,7 +148,62 @@ impl Search {
             }],
             levels: Vec::new(),
             stuck: false,
+            opening: Vec::new(),
             scratch: Scratch::default(),
+        }
+    }
+
+    /// A search that plays `opening` first and searches only the pieces
+    /// after it: a wide beam spent on the end of a good game.
+    pub fn after_opening(
+        config: SearchConfig,
+        opening: Vec<Placement>,
+    ) -> Result<Search, SearchError> {
+        if opening.len() >= config.pieces.min(PIECES) {
+            return Err(SearchError::OpeningTooLong {
+                opening: opening.len(),
+                pieces: config.pieces.min(PIECES),
+            });
+        }
+        let rules = Rules::geek();
+        let pieces = sequence(PIECES);
+        let mut node = Node {
+            board: empty_board(),
+            score: 0,
+        };
+        let mut levels = Vec::with_capacity(opening.len());
+        for (i, &p) in opening.iter().enumerate() {
+            if !fits(&rules, &node.board, pieces[i], p) {
+                return Err(SearchError::OpeningMisfit { piece: i + 1 });
+            }
+            let locked = lock(&rules, &node.board, pieces[i], p, false);
+            if locked.topped_out {
+                return Err(SearchError::OpeningEnds { piece: i + 1 });
+            }
+            node = Node {
+                board: locked.board,
+                score: node.score + locked.points,
+            };
+            levels.push(Level {
+                parent: vec![0],
+                placement: vec![p],
+            });
+        }
+        Ok(Search {
+            depth: opening.len(),
+            beam: vec![node],
+            levels,
+            opening,
+            ..Search::new(config)
+        })
+    }
+
+    /// A new search with `config` from the same opening.
+    pub fn restart(&self, config: SearchConfig) -> Result<Search, SearchError> {
+        if self.opening.is_empty() {
+            Ok(Search::new(config))
+        } else {
+            Search::after_opening(config, self.opening.clone())
         }
     }
 
@@ -148,6 +228,7 @@ impl Search {
             last: self.depth + 1 == PIECES,
             needs: self.config.weights.needs(),
             outlook: Outlook::after(pieces, self.depth + 1),
+            fade: fade(PIECES - self.depth - 1),
         };
         let chunk = (self.beam.len() / (4 * rayon::current_num_threads())).max(1);
         // Buffers live across pieces: allocating them afresh every piece
@@ -217,6 +298,7 @@ impl Search {
             last,
             needs,
             outlook,
+            fade,
         } = *turn;
         if self.config.float {
             movegen::placements_with_floats(
@@ -241,7 +323,8 @@ impl Search {
             }
             let score = node.score + locked.points;
             out.push(Candidate {
-                rank: score as f64 + self.config.weights.value(&locked.board, needs, outlook),
+                rank: score as f64
+                    + fade * self.config.weights.value(&locked.board, needs, outlook),
                 score,
                 board: locked.board,
                 cells: filled_cells(&locked.board),
@@ -330,6 +413,25 @@ impl Search {
     }
 }
 
+/// Whether `piece` at `p` lies within the field's columns over empty cells
+/// (cells above the top vanish and always fit).
+fn fits(rules: &Rules, board: &Board, piece: Piece, p: Placement) -> bool {
+    // A box's bottom row is always on the field: pieces spawn with their
+    // centre on the top row and only move down.
+    if p.rotation >= 4 || usize::from(p.row) >= HEIGHT {
+        return false;
+    }
+    let shape = rules.shape(piece, usize::from(p.rotation));
+    let row = usize::from(p.row);
+    (0..shape.height as usize).all(|i| {
+        let Some(cells) = u32::from(shape.rows[i]).checked_shl(u32::from(p.col)) else {
+            return false;
+        };
+        cells & !u32::from(board.full_row()) == 0
+            && (row + i >= HEIGHT || cells & u32::from(board.row(row + i)) == 0)
+    })
+}
+
 fn filled_cells(board: &Board) -> u32 {
     board.rows()[..board.height()]
         .iter()
@@ -414,6 +516,33 @@ pub fn record(solution: &Solution) -> Result<Record, SearchError> {
     Ok(record)
 }
 
+/// The placements of the first `n` pieces of `record` (an opening for
+/// [`Search::after_opening`]), each where its operations end, as the game
+/// moves a piece.
+pub fn opening(record: &Record, n: usize) -> Result<Vec<Placement>, SearchError> {
+    if n > record.pieces.len() {
+        return Err(SearchError::ShortRecord {
+            pieces: record.pieces.len(),
+            asked: n,
+        });
+    }
+    let rules = Rules::geek();
+    let pieces = sequence(PIECES);
+    let mut board = empty_board();
+    let mut placements = Vec::with_capacity(n);
+    for (i, &piece) in pieces.iter().enumerate().take(n) {
+        let p = movegen::follow(&rules, &board, piece, spawn_rotation(i), record.ops(i))
+            .ok_or(SearchError::OpeningEnds { piece: i + 1 })?;
+        let locked = lock(&rules, &board, piece, p, i + 1 == PIECES);
+        if locked.topped_out {
+            return Err(SearchError::OpeningEnds { piece: i + 1 });
+        }
+        board = locked.board;
+        placements.push(p);
+    }
+    Ok(placements)
+}
+
 /// Widest beam a search (or a checkpoint) may ask for: a beam of 10^7
 /// fields already needs gigabytes per piece.
 pub const MAX_BEAM: usize = 10_000_000;
@@ -493,6 +622,10 @@ impl arcade_core::checkpoint::Validate for Search {
         }
         if self.depth == 0 && self.beam.len() != 1 {
             return Err("before the first piece the beam must be the empty field alone".into());
+        }
+        if !self.opening.is_empty() {
+            Search::after_opening(self.config.clone(), self.opening.clone())
+                .map_err(|e| e.to_string())?;
         }
         Ok(())
     }
@@ -580,6 +713,96 @@ mod tests {
         let entries: usize = s.levels.iter().map(|l| l.parent.len()).sum();
         assert!(entries < 600 * 64 / 4, "{entries}");
         record(&sol).unwrap();
+    }
+
+    #[test]
+    fn a_search_after_an_opening_keeps_it_and_replays() {
+        let (_, first) = solve(config(8, MoveMode::Reach, true, 200));
+        let rec = record(&first).unwrap();
+        let opening = super::opening(&rec, 150).unwrap();
+        assert_eq!(opening, first.placements[..150]);
+        let rules = Rules::geek();
+        let mut s =
+            Search::after_opening(config(8, MoveMode::Reach, true, 200), opening.clone()).unwrap();
+        assert_eq!(s.depth(), 150);
+        s.run(&rules, &Progress::hidden(), 0, |_| Ok(())).unwrap();
+        let again = s.best();
+        assert_eq!(again.placements.len(), 200);
+        assert_eq!(again.placements[..150], opening[..]);
+        assert_eq!(
+            replay::replay(&record(&again).unwrap(), |_| {}).score,
+            again.score
+        );
+        // A new round (a wider beam) starts after the same opening.
+        let wider = s.restart(config(16, MoveMode::Reach, true, 200)).unwrap();
+        assert_eq!((wider.depth(), wider.config.beam), (150, 16));
+        assert_eq!(wider.best().placements, opening);
+    }
+
+    #[test]
+    fn bad_openings_are_refused_with_the_reason() {
+        let (_, first) = solve(config(8, MoveMode::Drop, false, 50));
+        let rec = record(&first).unwrap();
+        let err = |e: SearchError| e.to_string();
+        assert_eq!(
+            err(super::opening(&rec, 51).unwrap_err()),
+            "the record has 50 pieces, fewer than the 51 asked for"
+        );
+        let opening = super::opening(&rec, 50).unwrap();
+        let too_long = Search::after_opening(config(8, MoveMode::Drop, false, 50), opening.clone());
+        assert!(err(too_long.unwrap_err()).contains("must leave some"));
+        let mut off = opening.clone();
+        off[3].col = 12;
+        let misfit = Search::after_opening(config(8, MoveMode::Drop, false, 60), off);
+        assert_eq!(
+            err(misfit.unwrap_err()),
+            "piece 4 of the opening does not fit on the field"
+        );
+        for (rotation, row) in [(9, 0), (0, 200)] {
+            let mut odd = opening.clone();
+            (odd[0].rotation, odd[0].row) = (rotation, row);
+            assert!(Search::after_opening(config(8, MoveMode::Drop, false, 60), odd).is_err());
+        }
+        // A record whose game ends early: every piece left at the spawn.
+        let stuck = Record::parse(&vec!["N,D19"; 200].join(",")).unwrap();
+        let e = err(super::opening(&stuck, 200).unwrap_err());
+        assert!(e.starts_with("the game ends at piece"), "{e}");
+    }
+
+    #[test]
+    fn a_checkpoint_keeps_the_opening_and_refuses_a_bad_one() {
+        let (_, first) = solve(config(8, MoveMode::Drop, false, 80));
+        let opening = first.placements[..60].to_vec();
+        let s =
+            Search::after_opening(config(8, MoveMode::Drop, false, 80), opening.clone()).unwrap();
+        let dir = std::env::temp_dir().join(format!("arcade-opening-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("search.json");
+        s.save(&path).unwrap();
+        let loaded = Search::load(&path).unwrap();
+        assert_eq!(loaded.opening, opening);
+        assert_eq!(
+            loaded
+                .restart(config(16, MoveMode::Drop, false, 80))
+                .unwrap()
+                .depth(),
+            60
+        );
+        let mut json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        json["opening"][3]["col"] = 12.into();
+        std::fs::write(&path, json.to_string()).unwrap();
+        let e = Search::load(&path).unwrap_err().to_string();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(e.contains("piece 4 of the opening does not fit"), "{e}");
+    }
+
+    #[test]
+    fn the_value_fades_over_the_last_pieces() {
+        assert_eq!(fade(0), 0.0);
+        assert_eq!(fade(END_FADE / 2), 0.5);
+        assert_eq!(fade(END_FADE), 1.0);
+        assert_eq!(fade(5_000), 1.0);
     }
 
     #[test]

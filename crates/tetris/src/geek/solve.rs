@@ -98,7 +98,7 @@ pub fn solve_within(
         if !fixed_reserve {
             config.reserve = SearchConfig::default_reserve(config.beam);
         }
-        search = Search::new(config);
+        search = search.restart(config)?;
     }
     let (best, beam) = best.expect("at least one round ran");
     Ok(TimedSolution {
