@@ -568,8 +568,9 @@ impl SearchConfig {
 }
 
 /// A loaded search is checked in full: settings in range, a non-empty beam
-/// of challenge-sized fields, one history level per piece placed, and every
-/// parent link pointing into the level before, so resuming cannot panic.
+/// of challenge-sized fields, one history level per piece placed, every
+/// parent link pointing into the level before, and an opening that replays,
+/// so resuming cannot panic.
 impl arcade_core::checkpoint::Validate for Search {
     fn validate(&self) -> Result<(), String> {
         self.config.check()?;
