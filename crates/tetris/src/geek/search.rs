@@ -413,23 +413,17 @@ impl Search {
     }
 }
 
-/// Whether `piece` at `p` lies within the field's columns over empty cells
-/// (cells above the top vanish and always fit).
+/// Whether `piece` at `p` lies within the walls over empty cells (cells
+/// above the top vanish and always fit). A box's bottom row is always on the
+/// field: pieces spawn with their centre on the top row and only move down.
 fn fits(rules: &Rules, board: &Board, piece: Piece, p: Placement) -> bool {
-    // A box's bottom row is always on the field: pieces spawn with their
-    // centre on the top row and only move down.
-    if p.rotation >= 4 || usize::from(p.row) >= HEIGHT {
-        return false;
-    }
-    let shape = rules.shape(piece, usize::from(p.rotation));
-    let row = usize::from(p.row);
-    (0..shape.height as usize).all(|i| {
-        let Some(cells) = u32::from(shape.rows[i]).checked_shl(u32::from(p.col)) else {
-            return false;
-        };
-        cells & !u32::from(board.full_row()) == 0
-            && (row + i >= HEIGHT || cells & u32::from(board.row(row + i)) == 0)
-    })
+    p.rotation < 4
+        && usize::from(p.row) < HEIGHT
+        && board.fits(
+            rules.shape(piece, usize::from(p.rotation)),
+            i32::from(p.col),
+            i32::from(p.row),
+        )
 }
 
 fn filled_cells(board: &Board) -> u32 {
