@@ -2,11 +2,17 @@
 //!
 //! A bar is drawn only when stderr is a terminal and the user did not ask for
 //! quiet output, so piping `--json` output or running under CI shows no bar.
+//! When stderr is a file instead (a run in the background, a cluster job's
+//! log), the bar's state is written as a plain line once a minute, so a long
+//! run still shows how far it is; a run shorter than that prints nothing.
 //! Status lines ([`Progress::println`]) still go to stderr unless quiet.
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::Duration;
+
+/// How often a bar writes its state as a line when stderr is not a terminal.
+const LOG_EVERY: Duration = Duration::from_secs(60);
 
 /// A progress bar (or nothing, when hidden). Cheap to clone and share across
 /// threads: `inc` is atomic.
@@ -38,7 +44,8 @@ impl Progress {
     }
 
     fn styled(len: u64, what: &str, quiet: bool, template: &str) -> Progress {
-        let visible = !quiet && std::io::stderr().is_terminal();
+        let terminal = std::io::stderr().is_terminal();
+        let visible = !quiet && terminal;
         let target = if visible {
             ProgressDrawTarget::stderr_with_hz(10)
         } else {
@@ -53,6 +60,8 @@ impl Progress {
         bar.set_prefix(what.to_string());
         if visible {
             bar.enable_steady_tick(Duration::from_millis(200));
+        } else if !quiet {
+            log_lines(&bar, LOG_EVERY);
         }
         Progress { bar, quiet }
     }
@@ -113,5 +122,97 @@ impl Progress {
     /// Removes the bar from the terminal.
     pub fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+/// Writes `bar`'s state to stderr every `every` until it finishes or every
+/// handle to it is dropped. The thread holds only a weak handle, so it never
+/// keeps a bar alive. Failing to start the thread only loses the log lines.
+fn log_lines(bar: &ProgressBar, every: Duration) -> Option<std::thread::JoinHandle<()>> {
+    let weak = bar.downgrade();
+    std::thread::Builder::new()
+        .name("progress-log".into())
+        .spawn(move || {
+            loop {
+                std::thread::sleep(every);
+                match weak.upgrade() {
+                    Some(bar) if bar.is_finished() => return,
+                    // A stage at its end has nothing left to report.
+                    Some(bar) if bar.length() == Some(bar.position()) => {}
+                    Some(bar) => eprintln!("{}", log_line(&bar)),
+                    None => return,
+                }
+            }
+        })
+        .ok()
+}
+
+/// One line for a log: the stage, how far it is, its message, the time spent
+/// and (when the length is known) the time left.
+fn log_line(bar: &ProgressBar) -> String {
+    // A counter's length is u64::MAX: no end to count to or to estimate.
+    let len = bar.length().filter(|&len| len != u64::MAX);
+    let mut line = format!("{}: {}", bar.prefix().trim(), bar.position());
+    if let Some(len) = len {
+        line += &format!("/{len}");
+    }
+    let msg = bar.message();
+    if !msg.is_empty() {
+        line += &format!(" {msg}");
+    }
+    line += &format!(" ({} elapsed", HumanDuration(bar.elapsed()));
+    if len.is_some() && bar.position() > 0 {
+        line += &format!(", about {} left", HumanDuration(bar.eta()));
+    }
+    line + ")"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hidden_bar(len: u64, what: &str) -> ProgressBar {
+        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
+        bar.set_prefix(what.to_string());
+        bar
+    }
+
+    #[test]
+    fn a_log_line_says_how_far_and_how_long() {
+        let bar = hidden_bar(10_000, "    pieces");
+        bar.set_message("beam 1000");
+        assert!(log_line(&bar).starts_with("pieces: 0/10000 beam 1000 ("));
+        assert!(!log_line(&bar).contains("left"), "{}", log_line(&bar));
+        bar.set_position(2_500);
+        let line = log_line(&bar);
+        assert!(line.starts_with("pieces: 2500/10000 beam 1000 ("), "{line}");
+        assert!(
+            line.contains(" elapsed, about ") && line.ends_with(" left)"),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn a_counter_has_no_length_or_time_left() {
+        let bar = hidden_bar(u64::MAX, "values");
+        bar.set_position(42);
+        let line = log_line(&bar);
+        assert!(line.starts_with("values: 42 ("), "{line}");
+        assert!(line.ends_with(" elapsed)"), "{line}");
+    }
+
+    #[test]
+    fn the_log_thread_stops_when_the_bar_finishes_or_is_dropped() {
+        let bar = hidden_bar(5, "steps");
+        let logger = log_lines(&bar, Duration::from_millis(5)).expect("thread starts");
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(!logger.is_finished(), "it logs while the bar runs");
+        bar.finish_and_clear();
+        logger.join().expect("no panic");
+
+        let bar = hidden_bar(5, "steps");
+        let logger = log_lines(&bar, Duration::from_millis(5)).expect("thread starts");
+        drop(bar);
+        logger.join().expect("no panic");
     }
 }
