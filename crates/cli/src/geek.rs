@@ -40,7 +40,11 @@ pub enum Command {
     /// more with the widest beam that fits what is left, and keeps the best
     /// record.
     ///
-    /// Example: arcade geek solve --beam 1000 --moves drop --out record.txt
+    /// arcade's records were searched with --moves reach --float --reserve 0
+    /// (no low fields kept beside the beam: the records' beams, 1,000 and wider,
+    /// never needed them).
+    ///
+    /// Example: arcade geek solve --seconds 3600 --beam 1000 --moves reach --float --reserve 0
     Solve(SolveArgs),
     /// Tune the board-value weights the search ranks fields by.
     ///

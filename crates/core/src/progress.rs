@@ -7,7 +7,7 @@
 //! run still shows how far it is; a run shorter than that prints nothing.
 //! Status lines ([`Progress::println`]) still go to stderr unless quiet.
 
-use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{FormattedDuration, HumanDuration, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::Duration;
 
@@ -148,7 +148,9 @@ fn log_lines(bar: &ProgressBar, every: Duration) -> Option<std::thread::JoinHand
 }
 
 /// One line for a log: the stage, how far it is, its message, the time spent
-/// and (when the length is known) the time left.
+/// and (when the length is known) the time left. The time spent is exact
+/// (hh:mm:ss), since logs are compared; a rounded "2 hours" could be 91
+/// minutes. The time left is an estimate and reads as one.
 fn log_line(bar: &ProgressBar) -> String {
     // A counter's length is u64::MAX: no end to count to or to estimate.
     let len = bar.length().filter(|&len| len != u64::MAX);
@@ -160,7 +162,7 @@ fn log_line(bar: &ProgressBar) -> String {
     if !msg.is_empty() {
         line += &format!(" {msg}");
     }
-    line += &format!(" ({} elapsed", HumanDuration(bar.elapsed()));
+    line += &format!(" ({} elapsed", FormattedDuration(bar.elapsed()));
     if len.is_some() && bar.position() > 0 {
         line += &format!(", about {} left", HumanDuration(bar.eta()));
     }
@@ -181,7 +183,7 @@ mod tests {
     fn a_log_line_says_how_far_and_how_long() {
         let bar = hidden_bar(10_000, "    pieces");
         bar.set_message("beam 1000");
-        assert!(log_line(&bar).starts_with("pieces: 0/10000 beam 1000 ("));
+        assert!(log_line(&bar).starts_with("pieces: 0/10000 beam 1000 (00:00:00 elapsed"));
         assert!(!log_line(&bar).contains("left"), "{}", log_line(&bar));
         bar.set_position(2_500);
         let line = log_line(&bar);
