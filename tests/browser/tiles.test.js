@@ -10,14 +10,19 @@ let chrome;
 before(async () => { chrome = await launch(); });
 after(async () => { await chrome.close(); });
 
+/** Asks for a generated level and waits for it, not for the level the page
+ *  started with (both have 360 tiles and no clicks). */
 async function newLevel(page, difficulty, layers, seed) {
+  await page.waitForFunction(() => document.querySelector("#board").dataset.session);
+  const before = await page.getAttribute("#board", "data-session");
   await page.selectOption("#source", "generate");
   await page.fill("#layers", String(layers));
   await page.fill("#seed", String(seed));
   await page.$eval("#difficulty", (el, d) => { el.value = d; }, String(difficulty));
   await page.click("#new");
-  await page.waitForFunction(() => document.querySelector("#board").dataset.clicks === "0"
-    && document.querySelectorAll("#board .tile").length === 360);
+  await page.waitForFunction((old) => document.querySelector("#board").dataset.session !== old
+    && document.querySelector("#board").dataset.clicks === "0"
+    && document.querySelectorAll("#board .tile").length === 360, before);
 }
 
 /** Clicks the hinted tile and waits for the server's answer. */

@@ -1,7 +1,7 @@
 // Sheep a Sheep page: layered tiles, the tray, the solver's verdict.
 "use strict";
 
-const T = { id: null, view: null, verdict: null, hint: null, solving: false, busy: false };
+const T = { id: null, view: null, verdict: null, hint: null, solving: false, busy: false, asked: 0 };
 const msg = $("#msg");
 const UNIT = 6; // pixels per level unit (a classic tile is 8 units)
 
@@ -34,8 +34,11 @@ function build(board, tiles) {
   }
 }
 
+/** Starts a level; when several are asked for at once (the page's first
+ *  level, then a quick click on New level), only the last one asked shows. */
 async function newLevel() {
   T.solving = false;
+  const asked = ++T.asked;
   const body = { source: $("#source").value };
   if (body.source === "generate") {
     body.difficulty = Number($("#difficulty").value);
@@ -44,10 +47,11 @@ async function newLevel() {
   }
   try {
     const st = await api("/api/tiles/new", body);
+    if (asked !== T.asked) return;
     T.hint = null;
     show(st);
     say(msg, "");
-  } catch (e) { say(msg, e.message, "bad"); }
+  } catch (e) { if (asked === T.asked) say(msg, e.message, "bad"); }
 }
 
 async function send(action, body) {
@@ -106,6 +110,7 @@ function show(st) {
   const el = $("#verdict");
   el.className = "verdict " + d.verdict;
   el.textContent = verdictText(d);
+  board.dataset.session = st.session;
   board.dataset.status = v.status;
   board.dataset.verdict = d.verdict;
   board.dataset.clicks = String(v.clicks);
