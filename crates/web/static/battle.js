@@ -14,14 +14,16 @@ async function newBattle() {
   const body = { players: players() };
   const seed = $("#seed").value.trim();
   if (seed !== "") body.seed = Number(seed);
-  B.gen++;
+  const gen = ++B.gen;
   try {
     const st = await api("/api/battle/new", body);
+    // Of several battles asked for at once, only the last one asked shows.
+    if (gen !== B.gen) return;
     B.hint = null;
     show(st);
     say(msg, "");
-    aiLoop(B.gen);
-  } catch (e) { say(msg, e.message, "bad"); }
+    aiLoop(gen);
+  } catch (e) { if (gen === B.gen) say(msg, e.message, "bad"); }
 }
 
 async function send(action, body) {

@@ -1,7 +1,7 @@
 // Minesweeper page: play (server-held game), overlay, hint, AI, analyse mode.
 "use strict";
 
-const S = { id: null, view: null, analysis: null, overlay: false, cursor: [0, 0], running: false, busy: false };
+const S = { id: null, view: null, analysis: null, overlay: false, cursor: [0, 0], running: false, busy: false, asked: 0 };
 const timer = new Timer($("#timer"));
 const msg = $("#msg");
 
@@ -18,18 +18,21 @@ function levelString() {
   return `${$("#cw").value}x${$("#ch").value}/${$("#cm").value}`;
 }
 
+/** Starts a game; of several asked for at once, only the last one asked shows. */
 async function newGame() {
   stopAi();
+  const asked = ++S.asked;
   const body = { level: levelString(), rule: $("#rule").value, analyze: S.overlay };
   const seed = $("#seed").value.trim();
   if (seed !== "") body.seed = Number(seed);
   try {
     const st = await api("/api/mines/new", body);
+    if (asked !== S.asked) return;
     timer.reset();
     S.cursor = [0, 0];
     show(st);
     say(msg, "");
-  } catch (e) { say(msg, e.message, "bad"); }
+  } catch (e) { if (asked === S.asked) say(msg, e.message, "bad"); }
 }
 
 /** Sends one action and shows the answer; actions are serialised. */
