@@ -20,6 +20,18 @@ async function api(path, body) {
   return data;
 }
 
+/** Tells the answer to the last request of one kind from older ones still
+ *  in flight (a page's first game, then a quick click on New): each call
+ *  starts a request and returns a check that stays true while no later
+ *  request of the kind has started. */
+function lastAsked() {
+  let asked = 0;
+  return () => {
+    const mine = ++asked;
+    return () => mine === asked;
+  };
+}
+
 function $(sel, root) { return (root || document).querySelector(sel); }
 function $$(sel, root) { return Array.from((root || document).querySelectorAll(sel)); }
 

@@ -1,7 +1,8 @@
 // Minesweeper page: play (server-held game), overlay, hint, AI, analyse mode.
 "use strict";
 
-const S = { id: null, view: null, analysis: null, overlay: false, cursor: [0, 0], running: false, busy: false, asked: 0 };
+const S = { id: null, view: null, analysis: null, overlay: false, cursor: [0, 0], running: false, busy: false };
+const askGame = lastAsked();
 const timer = new Timer($("#timer"));
 const msg = $("#msg");
 
@@ -21,18 +22,18 @@ function levelString() {
 /** Starts a game; of several asked for at once, only the last one asked shows. */
 async function newGame() {
   stopAi();
-  const asked = ++S.asked;
+  const latest = askGame();
   const body = { level: levelString(), rule: $("#rule").value, analyze: S.overlay };
   const seed = $("#seed").value.trim();
   if (seed !== "") body.seed = Number(seed);
   try {
     const st = await api("/api/mines/new", body);
-    if (asked !== S.asked) return;
+    if (!latest()) return;
     timer.reset();
     S.cursor = [0, 0];
     show(st);
     say(msg, "");
-  } catch (e) { if (asked === S.asked) say(msg, e.message, "bad"); }
+  } catch (e) { if (latest()) say(msg, e.message, "bad"); }
 }
 
 /** Sends one action and shows the answer; actions are serialised. */

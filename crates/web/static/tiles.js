@@ -1,7 +1,8 @@
 // Sheep a Sheep page: layered tiles, the tray, the solver's verdict.
 "use strict";
 
-const T = { id: null, view: null, verdict: null, hint: null, solving: false, busy: false, asked: 0 };
+const T = { id: null, view: null, verdict: null, hint: null, solving: false, busy: false };
+const askLevel = lastAsked();
 const msg = $("#msg");
 const UNIT = 6; // pixels per level unit (a classic tile is 8 units)
 
@@ -38,7 +39,7 @@ function build(board, tiles) {
  *  level, then a quick click on New level), only the last one asked shows. */
 async function newLevel() {
   T.solving = false;
-  const asked = ++T.asked;
+  const latest = askLevel();
   const body = { source: $("#source").value };
   if (body.source === "generate") {
     body.difficulty = Number($("#difficulty").value);
@@ -47,11 +48,11 @@ async function newLevel() {
   }
   try {
     const st = await api("/api/tiles/new", body);
-    if (asked !== T.asked) return;
+    if (!latest()) return;
     T.hint = null;
     show(st);
     say(msg, "");
-  } catch (e) { if (asked === T.asked) say(msg, e.message, "bad"); }
+  } catch (e) { if (latest()) say(msg, e.message, "bad"); }
 }
 
 async function send(action, body) {
