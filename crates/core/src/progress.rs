@@ -7,9 +7,14 @@
 //! run still shows how far it is; a run shorter than that prints nothing.
 //! Status lines ([`Progress::println`]) still go to stderr unless quiet.
 
-use indicatif::{FormattedDuration, HumanDuration, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{
+    FormattedDuration, HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle,
+};
+use std::fmt;
 use std::io::IsTerminal;
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 /// How often a bar writes its state as a line when stderr is not a terminal.
 const LOG_EVERY: Duration = Duration::from_secs(60);
@@ -20,6 +25,8 @@ const LOG_EVERY: Duration = Duration::from_secs(60);
 pub struct Progress {
     bar: ProgressBar,
     quiet: bool,
+    /// Where the current stage started (see [`Progress::start_at`]).
+    start: Arc<AtomicU64>,
 }
 
 impl Progress {
@@ -29,7 +36,7 @@ impl Progress {
             len,
             what,
             quiet,
-            "{prefix:>10} [{bar:30}] {pos}/{len} {msg} ({elapsed} elapsed, eta {eta})",
+            "{prefix:>10} [{bar:30}] {pos}/{len} {msg} ({elapsed} elapsed, eta {left})",
         )
     }
 
@@ -52,9 +59,11 @@ impl Progress {
             ProgressDrawTarget::hidden()
         };
         let bar = ProgressBar::with_draw_target(Some(len), target);
+        let start = Arc::new(AtomicU64::new(0));
         bar.set_style(
             ProgressStyle::with_template(template)
                 .expect("static template")
+                .with_key("left", left_key(start.clone()))
                 .progress_chars("=> "),
         );
         bar.set_prefix(what.to_string());
@@ -63,7 +72,7 @@ impl Progress {
         } else if !quiet {
             log_lines(&bar, LOG_EVERY);
         }
-        Progress { bar, quiet }
+        Progress { bar, quiet, start }
     }
 
     /// A bar that never draws and a reporter that never prints (library
@@ -72,6 +81,7 @@ impl Progress {
         Progress {
             bar: ProgressBar::hidden(),
             quiet: true,
+            start: Arc::default(),
         }
     }
 
@@ -95,8 +105,18 @@ impl Progress {
         self.bar.length()
     }
 
+    /// Moves a fresh stage to `pos` without counting the jump as progress,
+    /// so the time left is not read from it (a run resumed at a checkpoint).
+    pub fn start_at(&self, pos: u64) {
+        self.start.store(pos, Ordering::Relaxed);
+        self.bar.set_position(pos);
+        self.bar.reset_eta();
+        self.bar.reset_elapsed();
+    }
+
     /// Starts a new stage of `len` steps on the same bar.
     pub fn reset(&self, len: u64, what: &str) {
+        self.start.store(0, Ordering::Relaxed);
         self.bar.reset();
         self.bar.set_length(len);
         self.bar.set_prefix(what.to_string());
@@ -125,37 +145,169 @@ impl Progress {
     }
 }
 
+/// The terminal bar's `{left}`: the stage's steps left at its average pace
+/// since it started. indicatif's own `{eta}` weighs the last seconds most, so
+/// between slow steps (a 10×20 Tetris game takes hours) or after Ctrl-Z it
+/// reads "584942417355 years".
+fn left_key(
+    start: Arc<AtomicU64>,
+) -> impl Fn(&ProgressState, &mut dyn fmt::Write) + Clone + Send + Sync + 'static {
+    move |state, w| {
+        let done = state.pos().saturating_sub(start.load(Ordering::Relaxed));
+        let left = state.len().map(|len| len.saturating_sub(state.pos()));
+        let _ = match left.and_then(|left| average_left(state.elapsed(), done, left)) {
+            Some(time) => write!(w, "{:#}", HumanDuration(time)),
+            None => write!(w, "?"),
+        };
+    }
+}
+
+/// The time `left` more steps take at the pace of `done` steps in `spent`;
+/// `None` before any step is done.
+fn average_left(spent: Duration, done: u64, left: u64) -> Option<Duration> {
+    let per_step = spent.as_secs_f64() / (done > 0).then_some(done)? as f64;
+    Duration::try_from_secs_f64(per_step * left as f64).ok()
+}
+
 /// Writes `bar`'s state to stderr every `every` until it finishes or every
 /// handle to it is dropped. The thread holds only a weak handle, so it never
 /// keeps a bar alive. Failing to start the thread only loses the log lines.
 fn log_lines(bar: &ProgressBar, every: Duration) -> Option<std::thread::JoinHandle<()>> {
     let weak = bar.downgrade();
+    let slice = every.min(SLICE);
     std::thread::Builder::new()
         .name("progress-log".into())
         .spawn(move || {
+            let mut pace = Pace::default();
+            let mut clock = Clock::default();
             loop {
-                std::thread::sleep(every);
-                match weak.upgrade() {
-                    Some(bar) if bar.is_finished() => return,
-                    // A stage at its end has nothing left to report.
-                    Some(bar) if bar.length() == Some(bar.position()) => {}
-                    Some(bar) => eprintln!("{}", log_line(&bar)),
-                    None => return,
+                let woke = Instant::now();
+                std::thread::sleep(slice);
+                clock.count(woke.elapsed(), slice);
+                let Some(bar) = weak.upgrade().filter(|bar| !bar.is_finished()) else {
+                    return;
+                };
+                if clock.ran + clock.paused < every {
+                    continue;
+                }
+                let view = View::of(&bar);
+                pace.tick(&view, clock.ran);
+                let paused = Some(clock.paused).filter(|paused| !paused.is_zero());
+                clock = Clock::default();
+                // A stage at its end has nothing left to report.
+                if view.len != Some(view.pos) {
+                    eprintln!("{}", log_line(&bar, pace.time_left(&view), paused));
                 }
             }
         })
         .ok()
 }
 
-/// One line for a log: the stage, how far it is, its message, the time spent
-/// and (when the length is known) the time left. The time spent is exact
-/// (hh:mm:ss), since logs are compared; a rounded "2 hours" could be 91
+/// How often the log thread wakes: a stopped process (Ctrl-Z, `kill -STOP`)
+/// shows as one wake-up that came this much too late, or more.
+const SLICE: Duration = Duration::from_secs(1);
+
+/// The time since the last log line, split into running and stopped.
+#[derive(Default)]
+struct Clock {
+    ran: Duration,
+    paused: Duration,
+}
+
+impl Clock {
+    /// An oversleep shorter than this is scheduling noise, not a stop.
+    const NOISE: Duration = Duration::from_millis(500);
+
+    /// Counts one sleep of `slice` that took `slept`.
+    fn count(&mut self, slept: Duration, slice: Duration) {
+        let late = slept.saturating_sub(slice);
+        if late > Self::NOISE {
+            self.paused += late;
+            self.ran += slice;
+        } else {
+            self.ran += slept;
+        }
+    }
+}
+
+/// The part of a bar's state that the pace follows.
+struct View {
+    stage: String,
+    pos: u64,
+    /// `None` for a counter (its length is u64::MAX).
+    len: Option<u64>,
+}
+
+impl View {
+    fn of(bar: &ProgressBar) -> View {
+        View {
+            stage: bar.prefix(),
+            pos: bar.position(),
+            len: bar.length().filter(|&len| len != u64::MAX),
+        }
+    }
+}
+
+/// How fast a stage goes, counted in the time the process really ran.
+///
+/// indicatif's own estimate weighs the last seconds most, so after the
+/// process was stopped (Ctrl-Z, `kill -STOP`) or between slow steps it reads
+/// "584942417355 years left". Here stops are left out of the running time
+/// ([`Clock`]), and the rate is the stage's average since the first tick that
+/// saw it (not since the bar began: a resumed run jumps to its checkpoint's
+/// position first).
+#[derive(Default)]
+struct Pace {
+    /// Time the process ran, pauses left out.
+    running: Duration,
+    /// Where the current stage stood at the first tick that saw it.
+    start: Option<Mark>,
+}
+
+/// A stage, its length, the running time and its position at one tick.
+struct Mark {
+    stage: String,
+    len: Option<u64>,
+    running: Duration,
+    pos: u64,
+}
+
+impl Pace {
+    /// Counts `ran` more running time at a log tick that sees `view`.
+    fn tick(&mut self, view: &View, ran: Duration) {
+        self.running += ran;
+        // A new stage, or the same one started again (`reset`), starts over.
+        let same_stage = self.start.as_ref().is_some_and(|start| {
+            start.stage == view.stage && start.len == view.len && start.pos <= view.pos
+        });
+        if !same_stage {
+            self.start = Some(Mark {
+                stage: view.stage.clone(),
+                len: view.len,
+                running: self.running,
+                pos: view.pos,
+            });
+        }
+    }
+
+    /// The stage's steps left at its average rate so far; `None` for a
+    /// counter, or before a step was counted between two ticks.
+    fn time_left(&self, view: &View) -> Option<Duration> {
+        let start = self.start.as_ref()?;
+        let done = view.pos.checked_sub(start.pos)?;
+        let left = view.len?.checked_sub(view.pos)?;
+        average_left(self.running - start.running, done, left)
+    }
+}
+
+/// One line for a log: the stage, how far it is, its message, the time spent,
+/// then the time left or the pause just seen. The time spent is wall time and
+/// exact (hh:mm:ss), since logs are compared; a rounded "2 hours" could be 91
 /// minutes. The time left is an estimate and reads as one.
-fn log_line(bar: &ProgressBar) -> String {
-    // A counter's length is u64::MAX: no end to count to or to estimate.
-    let len = bar.length().filter(|&len| len != u64::MAX);
-    let mut line = format!("{}: {}", bar.prefix().trim(), bar.position());
-    if let Some(len) = len {
+fn log_line(bar: &ProgressBar, left: Option<Duration>, paused: Option<Duration>) -> String {
+    let view = View::of(bar);
+    let mut line = format!("{}: {}", view.stage.trim(), view.pos);
+    if let Some(len) = view.len {
         line += &format!("/{len}");
     }
     let msg = bar.message();
@@ -163,8 +315,10 @@ fn log_line(bar: &ProgressBar) -> String {
         line += &format!(" {msg}");
     }
     line += &format!(" ({} elapsed", FormattedDuration(bar.elapsed()));
-    if len.is_some() && bar.position() > 0 {
-        line += &format!(", about {} left", HumanDuration(bar.eta()));
+    if let Some(paused) = paused {
+        line += &format!(", paused for {}", FormattedDuration(paused));
+    } else if let Some(left) = left {
+        line += &format!(", about {} left", HumanDuration(left));
     }
     line + ")"
 }
@@ -183,24 +337,113 @@ mod tests {
     fn a_log_line_says_how_far_and_how_long() {
         let bar = hidden_bar(10_000, "    pieces");
         bar.set_message("beam 1000");
-        assert!(log_line(&bar).starts_with("pieces: 0/10000 beam 1000 (00:00:00 elapsed"));
-        assert!(!log_line(&bar).contains("left"), "{}", log_line(&bar));
+        let line = log_line(&bar, None, None);
+        assert_eq!(line, "pieces: 0/10000 beam 1000 (00:00:00 elapsed)");
         bar.set_position(2_500);
-        let line = log_line(&bar);
-        assert!(line.starts_with("pieces: 2500/10000 beam 1000 ("), "{line}");
-        assert!(
-            line.contains(" elapsed, about ") && line.ends_with(" left)"),
-            "{line}"
+        let line = log_line(&bar, Some(Duration::from_secs(14 * 60)), None);
+        assert_eq!(
+            line,
+            "pieces: 2500/10000 beam 1000 (00:00:00 elapsed, about 14 minutes left)"
+        );
+        let line = log_line(&bar, Some(Duration::ZERO), Some(Duration::from_secs(660)));
+        assert_eq!(
+            line,
+            "pieces: 2500/10000 beam 1000 (00:00:00 elapsed, paused for 00:11:00)"
         );
     }
 
     #[test]
     fn a_counter_has_no_length_or_time_left() {
         let bar = hidden_bar(u64::MAX, "values");
-        bar.set_position(42);
-        let line = log_line(&bar);
-        assert!(line.starts_with("values: 42 ("), "{line}");
-        assert!(line.ends_with(" elapsed)"), "{line}");
+        let mut pace = Pace::default();
+        for pos in [42, 84] {
+            bar.set_position(pos);
+            pace.tick(&View::of(&bar), MINUTE);
+        }
+        let view = View::of(&bar);
+        assert_eq!(view.len, None);
+        assert_eq!(pace.time_left(&view), None);
+        assert_eq!(log_line(&bar, None, None), "values: 84 (00:00:00 elapsed)");
+    }
+
+    const MINUTE: Duration = Duration::from_secs(60);
+
+    #[test]
+    fn a_late_wake_up_is_a_stop() {
+        let second = Duration::from_secs(1);
+        let mut clock = Clock::default();
+        clock.count(second, second);
+        clock.count(Duration::from_millis(1_300), second);
+        assert_eq!(
+            (clock.ran, clock.paused),
+            (Duration::from_millis(2_300), Duration::ZERO)
+        );
+        // Stopped for 100 s during the third sleep.
+        clock.count(Duration::from_secs(101), second);
+        assert_eq!(clock.ran, Duration::from_millis(3_300));
+        assert_eq!(clock.paused, Duration::from_secs(100));
+    }
+
+    /// One log tick per (position, running time since the last tick).
+    fn ticks(pace: &mut Pace, stage: &str, len: u64, steps: &[(u64, Duration)]) -> Vec<String> {
+        let bar = hidden_bar(len, stage);
+        steps
+            .iter()
+            .map(|&(pos, ran)| {
+                bar.set_position(pos);
+                let view = View::of(&bar);
+                pace.tick(&view, ran);
+                log_line(&bar, pace.time_left(&view), None)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_time_left_is_the_stage_average_in_running_time() {
+        let mut pace = Pace::default();
+        let half = MINUTE / 2;
+        // A minute of wall time of which the process ran only half.
+        let steps = [(40, MINUTE), (80, MINUTE), (100, half), (140, MINUTE)];
+        let lines = ticks(&mut pace, "beam", 10_000, &steps);
+        // The first tick has nothing to average; then 40 steps a minute.
+        assert!(lines[0].ends_with(" elapsed)"), "{}", lines[0]);
+        assert!(lines[1].ends_with("about 4 hours left)"), "{}", lines[1]);
+        assert_eq!(pace.running, 3 * MINUTE + half);
+        let per_step = 150.0 / 100.0;
+        let left = Duration::from_secs_f64(per_step * (10_000 - 140) as f64);
+        assert!(lines[3].ends_with(&format!("about {} left)", HumanDuration(left))));
+    }
+
+    #[test]
+    fn a_resumed_run_or_a_new_stage_starts_the_average_again() {
+        // A run resumed at a checkpoint jumps to 1,500 before its first tick.
+        let mut pace = Pace::default();
+        let lines = ticks(
+            &mut pace,
+            "beam",
+            10_000,
+            &[(1_500, MINUTE), (1_560, MINUTE)],
+        );
+        assert!(lines[1].ends_with("about 2 hours left)"), "{}", lines[1]);
+        // A reset stage (position back to 0) and a longer stage start over.
+        for (stage, len) in [("beam", 10_000), ("beam", 20_000)] {
+            let lines = ticks(&mut pace, stage, len, &[(10, MINUTE), (11, MINUTE)]);
+            assert!(lines[0].ends_with(" elapsed)"), "{}", lines[0]);
+            let left = Duration::from_secs(60 * (len - 11));
+            assert!(lines[1].ends_with(&format!("about {} left)", HumanDuration(left))));
+        }
+    }
+
+    #[test]
+    fn the_average_pace_needs_a_step_and_skips_a_resumed_jump() {
+        assert_eq!(average_left(MINUTE, 0, 100), None);
+        assert_eq!(average_left(MINUTE, 40, 9_960), Some(MINUTE * 249));
+        let progress = Progress::hidden();
+        progress.start_at(1_500);
+        assert_eq!(progress.position(), 1_500);
+        assert_eq!(progress.start.load(Ordering::Relaxed), 1_500);
+        progress.reset(10, "next");
+        assert_eq!(progress.start.load(Ordering::Relaxed), 0);
     }
 
     #[test]

@@ -388,7 +388,7 @@ impl Search {
         mut checkpoint: impl FnMut(&Search) -> Result<(), SearchError>,
     ) -> Result<(), SearchError> {
         let pieces = sequence(PIECES);
-        progress.set_position(self.depth as u64);
+        progress.start_at(self.depth as u64);
         while !self.is_done() {
             self.step(rules, &pieces);
             progress.set_position(self.depth as u64);
