@@ -12,7 +12,7 @@ pub struct BadInput(pub anyhow::Error);
 
 impl fmt::Display for BadInput {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:#}", self.0)
+        f.write_str(&chain_text(&self.0))
     }
 }
 
@@ -27,9 +27,26 @@ pub fn bad_input(e: impl Into<anyhow::Error>) -> anyhow::Error {
 /// cut with a note.
 const MAX_ERROR_CHARS: usize = 500;
 
+/// An error and its causes as one message, "what: why: …". A cause whose
+/// text the message already holds is left out: many errors print their
+/// source in their own message and also return it as `source`, which
+/// anyhow's `{:#}` would print twice.
+pub fn chain_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let part = cause.to_string();
+        if text.is_empty() {
+            text = part;
+        } else if !text.contains(&part) {
+            text = format!("{text}: {part}");
+        }
+    }
+    text
+}
+
 /// Prints `error: …` on one line and picks the exit status.
 pub fn report(e: &anyhow::Error) -> ExitCode {
-    eprint_line(&format!("error: {}", one_line(&format!("{e:#}"))));
+    eprint_line(&format!("error: {}", one_line(&chain_text(e))));
     if e.downcast_ref::<BadInput>().is_some() {
         ExitCode::from(2)
     } else {
@@ -140,6 +157,32 @@ mod tests {
             clap_line(rendered),
             "error: unexpected argument '--jsn' found (tip: a similar argument exists: '--json')"
         );
+    }
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("x.json: cannot read checkpoint: {source}")]
+    struct Echoes {
+        #[source]
+        source: std::io::Error,
+    }
+
+    #[test]
+    fn a_cause_is_printed_once() {
+        let io = || std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        // The cause is in the message already: once.
+        let e = anyhow::Error::new(Echoes { source: io() });
+        assert_eq!(
+            chain_text(&e),
+            "x.json: cannot read checkpoint: no such file"
+        );
+        let bad = bad_input(anyhow::Error::new(Echoes { source: io() }));
+        assert_eq!(
+            chain_text(&bad),
+            "x.json: cannot read checkpoint: no such file"
+        );
+        // A context that does not repeat its cause gets it appended.
+        let e = anyhow::Error::new(io()).context("cannot read x.csv");
+        assert_eq!(chain_text(&e), "cannot read x.csv: no such file");
     }
 
     #[test]

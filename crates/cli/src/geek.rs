@@ -244,9 +244,7 @@ fn load_weights(path: &Option<PathBuf>) -> Result<GeekWeights> {
 }
 
 fn solve_cmd(a: SolveArgs) -> Result<()> {
-    for path in std::iter::once(&a.out).chain(&a.checkpoint) {
-        check_writable(path).map_err(bad_input)?;
-    }
+    check_writable(&a.out).map_err(bad_input)?;
     let config = || -> Result<SearchConfig> {
         Ok(SearchConfig {
             beam: a.beam,
@@ -267,6 +265,10 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
         }
         _ => Search::new(config()?),
     };
+    // After loading: a missing checkpoint to resume is a read error.
+    if let Some(path) = &a.checkpoint {
+        check_writable(path).map_err(bad_input)?;
+    }
     let options = SolveOptions {
         seconds: a.seconds,
         fixed_reserve: a.reserve.is_some(),

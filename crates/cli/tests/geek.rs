@@ -336,7 +336,19 @@ mod hardening {
             "nonexistent-arcade-dir",
         );
         let args = ["geek", "solve", "--checkpoint", bad, "--out", "/tmp/x"];
-        assert_bad_input(&args, "nonexistent-arcade-dir");
+        let no_dir = format!("error: {bad}: cannot write: no directory /nonexistent-arcade-dir");
+        assert_bad_input(&args, &no_dir);
+        // Resuming from a checkpoint that is not there is a read error.
+        let resume = [
+            "geek",
+            "solve",
+            "--checkpoint",
+            bad,
+            "--resume",
+            "--out",
+            "/tmp/x",
+        ];
+        assert_bad_input(&resume, &format!("error: {bad}: cannot read checkpoint: "));
         assert_bad_input(&["tetris", "tune", "--out", bad], "nonexistent-arcade-dir");
         assert!(start.elapsed().as_secs() < 5);
     }

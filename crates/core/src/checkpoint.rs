@@ -61,13 +61,10 @@ pub fn save<T: Serialize>(value: &T, path: &Path) -> Result<(), CheckpointError>
 /// old file or the new one, never a part: a unique temporary file in the
 /// same directory, fsync, then rename over `path`.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CheckpointError> {
+    let dir = directory(path);
     let err = |source| CheckpointError::Write {
         path: path.display().to_string(),
-        source,
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
+        source: without_temp_name(source, dir),
     };
     let mut tmp = tempfile::Builder::new()
         .prefix(".arcade-checkpoint-")
@@ -127,15 +124,34 @@ pub fn check_writable(path: &Path) -> Result<(), CheckpointError> {
             "is a directory",
         )));
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = directory(path);
     tempfile::Builder::new()
         .prefix(".arcade-check-")
         .tempfile_in(dir)
         .map(drop)
-        .map_err(err)
+        .map_err(|e| err(without_temp_name(e, dir)))
+}
+
+/// The directory `path` is in ("." for a bare file name).
+fn directory(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// An error of tempfile's without the name of its temporary file, which its
+/// messages carry and the user never asked for: what is wrong with `dir`.
+/// Plain system errors (no such wrapping) are kept as they are.
+fn without_temp_name(e: std::io::Error, dir: &Path) -> std::io::Error {
+    if e.raw_os_error().is_some() {
+        return e;
+    }
+    let reason = match e.kind() {
+        std::io::ErrorKind::NotFound => format!("no directory {}", dir.display()),
+        kind => kind.to_string(),
+    };
+    std::io::Error::new(e.kind(), reason)
 }
 
 #[cfg(test)]
@@ -227,7 +243,13 @@ mod tests {
     fn writability_is_checked_before_the_work() {
         let dir = temp_dir("writable");
         assert!(check_writable(&dir.join("out.txt")).is_ok());
-        assert!(check_writable(&dir.join("missing/out.txt")).is_err());
+        let missing = dir.join("missing/out.txt");
+        let message = check_writable(&missing).unwrap_err().to_string();
+        let expected = format!(
+            "cannot write: no directory {}",
+            dir.join("missing").display()
+        );
+        assert_eq!(message, format!("{}: {expected}", missing.display()));
         assert!(check_writable(&dir).is_err());
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
         std::fs::remove_dir_all(&dir).unwrap();

@@ -56,6 +56,11 @@ pub fn assert_bad_input(args: &[&str], expected: &str) {
         "{args:?} printed:\n{err}"
     );
     assert!(err.contains(expected), "{args:?} printed:\n{err}");
+    // A system error's reason once, not again for each error wrapping it.
+    assert!(
+        err.matches("(os error").count() <= 1,
+        "{args:?} printed:\n{err}"
+    );
 }
 
 /// A temporary name, distinct per test process and per `name`.
