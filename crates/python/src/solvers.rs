@@ -73,6 +73,8 @@ fn move_median_rows<'py>(
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let (rows, n) = a.as_array().dim();
     if window == 0 || window > n.max(1) {
+        // bottleneck.move_median's message word for word (its grammar too),
+        // so code that matches on it keeps working with the drop-in.
         return Err(value_error(format!(
             "Moving window (={window}) must between 1 and {}, inclusive",
             n.max(1)
