@@ -153,13 +153,17 @@ impl Weights {
         Some(w)
     }
 
-    /// A built-in name, or else the path of a weights file.
+    /// A built-in name, or else the path of a weights file. A spec that
+    /// reads as a path (a `.json` name, a directory in it) is read as one,
+    /// so a mistyped file name says the file is missing, not that the AI is
+    /// unknown.
     pub fn resolve(spec: &str) -> Result<Weights, WeightsError> {
         if let Some(w) = Weights::builtin(spec) {
             return Ok(w);
         }
         let path = Path::new(spec);
-        if path.exists() {
+        let path_like = spec.ends_with(".json") || path.components().count() > 1;
+        if path.exists() || path_like {
             return Weights::load(path);
         }
         Err(WeightsError::UnknownAi {
@@ -380,6 +384,14 @@ mod tests {
         assert!(matches!(err, WeightsError::NotANumber { .. }), "{err}");
         let err = Weights::parse(r#"{"features": {}}"#, "w.json").unwrap_err();
         assert!(err.to_string().contains("every weight is zero"), "{err}");
+    }
+
+    #[test]
+    fn a_missing_weights_file_is_named_as_a_file() {
+        for spec in ["tuned.json", "runs/tuned"] {
+            let err = Weights::resolve(spec).unwrap_err().to_string();
+            assert!(err.starts_with(&format!("cannot read {spec}: ")), "{err}");
+        }
     }
 
     #[test]
