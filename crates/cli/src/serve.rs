@@ -44,7 +44,16 @@ pub fn run(args: ServeArgs) -> Result<()> {
             open_browser(&url);
         }
     })
-    .with_context(|| format!("cannot serve on {}:{}", args.bind, args.port))?;
+    .map_err(|e| {
+        let hint = match e.kind() {
+            std::io::ErrorKind::AddrInUse => {
+                " (is another arcade serve running? Choose a port with --port N, \
+                 or --port 0 for any free one)"
+            }
+            _ => "",
+        };
+        anyhow::anyhow!("cannot serve on {}:{}: {e}{hint}", args.bind, args.port)
+    })?;
     announced.context("printing the URL")
 }
 

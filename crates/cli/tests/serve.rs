@@ -43,3 +43,18 @@ fn bad_options_are_bad_input() {
     assert_bad_input(&["serve", "--bind", "nowhere"], "--bind");
     assert_bad_input(&["serve", "--session-ttl", "0"], "--session-ttl");
 }
+
+#[test]
+fn a_taken_port_is_one_line_that_says_what_to_do() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let o = crate::common::arcade(&["serve", "--port", &port]);
+    let err = crate::common::stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!("cannot serve on 127.0.0.1:{port}: ")),
+        "{err}"
+    );
+    assert!(err.contains("--port 0 for any free one"), "{err}");
+}
