@@ -420,7 +420,7 @@ fn play_cmd(a: PlayArgs) -> Result<()> {
     let render = !(a.no_render || a.json);
     let delay = Duration::from_millis(a.delay);
     if render {
-        output::print("\x1b[2J")?;
+        output::frame("\x1b[2J")?;
     }
     let mut draw_error = None;
     let report = report::play(&agent, &a.policy, a.seed, a.max_pipes, |env| {
@@ -460,7 +460,7 @@ fn draw(name: &str, env: &Env) -> Result<()> {
         }
         out.push_str("\x1b[K\n");
     }
-    output::print(out)
+    output::frame(out)
 }
 
 fn bench_cmd(a: BenchArgs) -> Result<()> {

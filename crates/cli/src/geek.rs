@@ -347,7 +347,7 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
 
 fn watch_cmd(a: WatchArgs) -> Result<()> {
     let record = read_record(&a.record)?;
-    output::print("\x1b[2J")?;
+    output::frame("\x1b[2J")?;
     let delay = Duration::from_millis(a.delay);
     let mut colours = ColouredBoard::new(WIDTH, HEIGHT);
     let mut failed = None;
@@ -358,7 +358,7 @@ fn watch_cmd(a: WatchArgs) -> Result<()> {
             .map(|&(x, y)| (x as usize, HEIGHT - 1 - y as usize));
         colours.fill(f.piece, cells);
         if f.index >= a.from && failed.is_none() {
-            match output::print(frame(f, &colours)) {
+            match output::frame(frame(f, &colours)) {
                 Ok(()) => std::thread::sleep(delay),
                 Err(e) => failed = Some(e),
             }

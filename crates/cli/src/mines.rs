@@ -1,7 +1,7 @@
 //! `arcade mines …`
 
 use crate::exit::bad_input;
-use crate::output::{OutputArgs, print};
+use crate::output::{self, OutputArgs, print};
 use crate::run_options::RunOptions;
 use anyhow::{Result, anyhow};
 use arcade_core::input::{display_name, read_text};
@@ -262,7 +262,7 @@ impl Watch {
         Watch {
             delay: Duration::from_millis(delay_ms),
             step: 0,
-            error: print("\x1b[2J").err(),
+            error: output::frame("\x1b[2J").err(),
         }
     }
 
@@ -280,7 +280,7 @@ impl Watch {
             Event::Safe { view, .. } | Event::End { view, .. } => frame(view, None, None),
         };
         let out = format!("\x1b[H {}\x1b[K\n{board}", headline(self.step, event));
-        self.error = print(out).err();
+        self.error = output::frame(out).err();
         std::thread::sleep(self.delay);
     }
 }

@@ -12,7 +12,7 @@ use arcade_core::progress::Progress;
 use clap::Args;
 use serde::Serialize;
 use std::fmt::Display;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 /// `--json` and `--quiet`, flattened into every command that reports.
 #[derive(Args, Clone, Copy, Debug, Default)]
@@ -50,6 +50,21 @@ impl OutputArgs {
             print(report)
         }
     }
+}
+
+/// Prints one frame of a terminal view (`--watch`). On a terminal its
+/// escape codes clear the screen, redraw in place and colour; in a file or a
+/// pipe they would be noise, so there the frames follow one another as plain
+/// text, a blank line apart (the clear-screen code alone prints nothing).
+pub fn frame(text: impl Display) -> Result<()> {
+    if std::io::stdout().is_terminal() {
+        return print(text);
+    }
+    let plain = anstream::adapter::strip_str(&text.to_string()).to_string();
+    if plain.trim().is_empty() {
+        return Ok(());
+    }
+    print(format_args!("{plain}\n"))
 }
 
 /// Writes `text` (and nothing else) to standard output and flushes it.

@@ -56,7 +56,7 @@ pub(crate) fn draw_rows(
 impl Watch {
     pub fn new(ai: &str, rules: Rules, board: Board, delay_ms: u64) -> Result<Watch> {
         // Clear the screen once; frames then redraw from the top-left.
-        output::print("\x1b[2J")?;
+        output::frame("\x1b[2J")?;
         Ok(Watch {
             ai: ai.to_string(),
             rules,
@@ -87,7 +87,7 @@ impl Watch {
                 String::new()
             }
         });
-        match output::print(out) {
+        match output::frame(out) {
             Ok(()) => std::thread::sleep(self.delay),
             Err(e) => self.failed = Some(e),
         }

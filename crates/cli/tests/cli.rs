@@ -97,6 +97,40 @@ fn play_reports_a_finished_game() {
 }
 
 #[test]
+fn watching_into_a_file_writes_plain_frames() {
+    let board = ["--board", "6x8", "--seed", "3", "--delay", "0"];
+    let runs = [
+        [
+            &[
+                "tetris",
+                "play",
+                "--ai",
+                "bcts",
+                "--max-pieces",
+                "5",
+                "--watch",
+            ],
+            &board[..],
+        ]
+        .concat(),
+        vec![
+            "mines", "play", "--level", "beginner", "--seed", "3", "--watch", "--delay", "0",
+        ],
+    ];
+    for (args, header) in runs.iter().zip([" bcts  lines ", " move "]) {
+        let o = arcade(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(
+            !text.contains('\x1b'),
+            "{args:?} wrote escape codes:\n{text}"
+        );
+        let frames = text.matches(header).count();
+        assert!(frames >= 2, "{args:?}: {frames} frames in\n{text}");
+    }
+}
+
+#[test]
 fn tune_writes_weights_that_load_and_resume_continues() {
     let dir = temp_dir("tune");
     let out = dir.join("tuned.json");
