@@ -132,7 +132,9 @@ def geek_solve(
 ) -> dict:
     """The Geek Challenge beam search (``arcade geek solve``); the record
     is written to ``out``. ``progress``: a callable ``(pieces_done, total)``
-    called five times a second, or ``True`` for a ``tqdm`` bar."""
+    called five times a second, or ``True`` for a ``tqdm`` bar. Ctrl-C
+    stops the search within a piece and raises ``KeyboardInterrupt`` (a
+    round that finished before it, with ``seconds``, is written to ``out``)."""
     bar = None
     if progress is True:
         from tqdm import tqdm

@@ -1,6 +1,10 @@
 """The solvers as functions: equal to bottleneck and to the CLI, errors as ValueError."""
 
 import math
+import signal
+import subprocess
+import sys
+import time
 
 import bottleneck as bn
 import numpy as np
@@ -194,6 +198,30 @@ def test_geek_solve_progress_errors_propagate(tmp_path):
 
     with pytest.raises(RuntimeError, match="stop"):
         ak.geek_solve(str(tmp_path / "r.txt"), beam=20, pieces=3000, progress=boom)
+
+
+def test_a_long_geek_solve_stops_at_ctrl_c(tmp_path):
+    """Ctrl-C (SIGINT) ends a search that would run for minutes within a
+    second or two, as KeyboardInterrupt, with or without a progress callback."""
+    for progress in ["None", "lambda d, t: None"]:
+        script = (
+            "import arcadekit as ak\n"
+            "print('started', flush=True)\n"
+            f"ak.geek_solve({str(tmp_path / 'r.txt')!r}, beam=50000, progress={progress})\n"
+        )
+        child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            assert child.stdout.readline() == "started\n"
+            time.sleep(1.0)
+            child.send_signal(signal.SIGINT)
+            start = time.monotonic()
+            _, err = child.communicate(timeout=60)
+            stopped_in = time.monotonic() - start
+        finally:
+            child.kill()
+        assert "KeyboardInterrupt" in err, err
+        assert child.returncode != 0
+        assert stopped_in < 10, f"{progress}: {stopped_in:.1f} s after the signal"
 
 
 def test_jumpin_solve_matches_the_official_minimums():

@@ -1,7 +1,9 @@
 //! Exit statuses: 0 success, 1 failure while running, 2 bad input (bad
-//! arguments, unknown names, malformed files) — the same split as clap's own.
+//! arguments, unknown names, malformed files) — the same split as clap's own
+//! — and 130 for a run stopped by Ctrl-C, as shells report one.
 //! Every error is one line on stderr.
 
+use arcade_core::progress::Progress;
 use std::fmt;
 use std::io::Write;
 use std::process::ExitCode;
@@ -21,6 +23,31 @@ impl std::error::Error for BadInput {}
 /// Wraps an error as bad input, for `map_err`.
 pub fn bad_input(e: impl Into<anyhow::Error>) -> anyhow::Error {
     anyhow::Error::new(BadInput(e.into()))
+}
+
+/// Marks an error as the run having been stopped by the user (exit 130).
+#[derive(Debug)]
+pub struct Interrupted(pub String);
+
+impl fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// Makes Ctrl-C (or SIGTERM) ask `progress`'s job to stop cleanly, and a
+/// second one quit at once. A process has one handler: the first call wins.
+pub fn stop_on_ctrl_c(progress: &Progress) {
+    let job = progress.clone();
+    let _ = ctrlc::set_handler(move || {
+        if job.is_cancelled() {
+            std::process::exit(130);
+        }
+        job.cancel();
+        job.println("stopping cleanly (Ctrl-C again quits at once)");
+    });
 }
 
 /// Longest error line printed; longer ones (say, an echoed 10 MB token) are
@@ -49,6 +76,8 @@ pub fn report(e: &anyhow::Error) -> ExitCode {
     eprint_line(&format!("error: {}", one_line(&chain_text(e))));
     if e.downcast_ref::<BadInput>().is_some() {
         ExitCode::from(2)
+    } else if e.downcast_ref::<Interrupted>().is_some() {
+        ExitCode::from(130)
     } else {
         ExitCode::from(1)
     }

@@ -1,6 +1,6 @@
 //! `arcade geek …`: the 2021 Tencent Geek Challenge Tetris.
 
-use crate::exit::bad_input;
+use crate::exit::{Interrupted, bad_input, stop_on_ctrl_c};
 use crate::output::{self, OutputArgs};
 use crate::run_options::{self, RunOptions};
 use crate::tuning::{self, Session, TuneOptions};
@@ -11,8 +11,8 @@ use arcade_core::input::display_name;
 use arcade_tetris::colours::ColouredBoard;
 use arcade_tetris::geek::record::Record;
 use arcade_tetris::geek::replay::{self, Frame};
-use arcade_tetris::geek::search::{self, MAX_BEAM, Search, SearchConfig};
-use arcade_tetris::geek::solve::{self, SolveOptions};
+use arcade_tetris::geek::search::{self, MAX_BEAM, Search, SearchConfig, SearchError};
+use arcade_tetris::geek::solve::{self, SolveError, SolveOptions};
 use arcade_tetris::geek::tune::{self, GeekTune, GeekTuneSetup, TuneReport};
 use arcade_tetris::geek::value::GeekWeights;
 use arcade_tetris::geek::{HEIGHT, PIECES, WIDTH};
@@ -108,7 +108,8 @@ pub struct SolveArgs {
     /// Where to write the best record.
     #[arg(long, value_name = "FILE", default_value = "geek-record.txt")]
     out: PathBuf,
-    /// Save the search state here every --checkpoint-every pieces.
+    /// Save the search state here every --checkpoint-every pieces, and where
+    /// Ctrl-C stops it (the error line then gives the command to go on).
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
     /// Pieces between checkpoints.
@@ -278,11 +279,39 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
     };
     let output = a.output;
     let progress = output.progress(search.config.pieces as u64, "pieces");
-    let report = a
-        .run
-        .install(|| solve::solve(search, &options, &progress))?;
+    stop_on_ctrl_c(&progress);
+    let solved = a.run.install(|| solve::solve(search, &options, &progress));
     progress.finish();
-    output.emit(&report)
+    let resume = || resume_hint(&a.checkpoint, &a.out);
+    let report = match solved {
+        Err(SolveError::Search(e @ SearchError::Interrupted { .. })) => {
+            return Err(Interrupted(format!("{e}; {}", resume())).into());
+        }
+        solved => solved?,
+    };
+    output.emit(&report)?;
+    match report.interrupted {
+        Some(_) => Err(Interrupted(format!(
+            "interrupted: {} holds the best finished round's record; {}",
+            report.record,
+            resume()
+        ))
+        .into()),
+        None => Ok(()),
+    }
+}
+
+/// How to go on after a stopped search.
+fn resume_hint(checkpoint: &Option<PathBuf>, out: &Path) -> String {
+    match checkpoint {
+        Some(path) => format!(
+            "the search is saved in {0}: continue it with `arcade geek solve --checkpoint {0} \
+             --resume --out {1}`",
+            path.display(),
+            out.display()
+        ),
+        None => "nothing was saved (with --checkpoint FILE a stopped search can be resumed)".into(),
+    }
 }
 
 /// The run `tune` continues or starts.

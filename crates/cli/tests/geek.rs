@@ -3,6 +3,7 @@
 //! to the score it prints.
 
 use crate::common::{TempDir, TempFile, arcade, assert_bad_input, data_file, json, stderr};
+use std::process::{Command, Stdio};
 
 #[test]
 fn replay_scores_the_published_record() {
@@ -359,4 +360,35 @@ mod hardening {
         assert_bad_input(&["tetris", "play", "--ai", "/dev/zero"], "larger than");
         assert_bad_input(&["geek", "solve", "--weights", "/dev/zero"], "larger than");
     }
+}
+
+/// Ctrl-C stops a search cleanly: the search is saved where it stopped, the
+/// line says how to go on, and the status is 130.
+#[test]
+fn ctrl_c_saves_the_search_and_says_how_to_resume() {
+    let dir = TempDir::new("geek-interrupt");
+    let (ck, rec) = (dir.path("stopped.ckpt.json"), dir.path("record.txt"));
+    // About a minute of search: it is still running when the signal comes.
+    let child = Command::new(env!("CARGO_BIN_EXE_arcade"))
+        .args([
+            "geek", "solve", "--beam", "20000", "--moves", "reach", "--float",
+        ])
+        .args(["--checkpoint", &ck, "--out", &rec])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: kill(2) on our own child's pid, which has not been waited for.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let o = child.wait_with_output().unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    let last = err.trim_end().lines().last().unwrap_or_default();
+    assert!(last.starts_with("error: interrupted after piece "), "{err}");
+    let resume = format!("`arcade geek solve --checkpoint {ck} --resume --out {rec}`");
+    assert!(last.ends_with(&resume), "{err}");
+    let saved = std::path::Path::new(&ck).exists() && !std::path::Path::new(&rec).exists();
+    assert!(saved, "{err}");
 }

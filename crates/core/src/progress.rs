@@ -6,6 +6,10 @@
 //! log), the bar's state is written as a plain line once a minute, so a long
 //! run still shows how far it is; a run shorter than that prints nothing.
 //! Status lines ([`Progress::println`]) still go to stderr unless quiet.
+//!
+//! A `Progress` is also how the caller of a long job asks it to stop
+//! ([`Progress::cancel`]: Ctrl-C in the CLI, KeyboardInterrupt in Python);
+//! jobs that can stop cleanly poll [`Progress::is_cancelled`].
 
 use indicatif::{
     FormattedDuration, HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle,
@@ -13,7 +17,7 @@ use indicatif::{
 use std::fmt;
 use std::io::IsTerminal;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// How often a bar writes its state as a line when stderr is not a terminal.
@@ -27,6 +31,8 @@ pub struct Progress {
     quiet: bool,
     /// Where the current stage started (see [`Progress::start_at`]).
     start: Arc<AtomicU64>,
+    /// Set by [`Progress::cancel`], shared by every clone.
+    cancelled: Arc<AtomicBool>,
 }
 
 impl Progress {
@@ -72,7 +78,12 @@ impl Progress {
         } else if !quiet {
             log_lines(&bar, LOG_EVERY);
         }
-        Progress { bar, quiet, start }
+        Progress {
+            bar,
+            quiet,
+            start,
+            cancelled: Arc::default(),
+        }
     }
 
     /// A bar that never draws and a reporter that never prints (library
@@ -82,6 +93,7 @@ impl Progress {
             bar: ProgressBar::hidden(),
             quiet: true,
             start: Arc::default(),
+            cancelled: Arc::default(),
         }
     }
 
@@ -137,6 +149,17 @@ impl Progress {
         } else {
             self.bar.println(line);
         }
+    }
+
+    /// Asks the job to stop at its next clean point (from any thread or a
+    /// signal handler: it only sets a flag).
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`Progress::cancel`] was called on this bar or a clone of it.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
     }
 
     /// Removes the bar from the terminal.
@@ -349,6 +372,19 @@ mod tests {
         assert_eq!(
             line,
             "pieces: 2500/10000 beam 1000 (00:00:00 elapsed, paused for 00:11:00)"
+        );
+    }
+
+    #[test]
+    fn a_cancel_reaches_every_clone() {
+        let progress = Progress::hidden();
+        let job = progress.clone();
+        assert!(!job.is_cancelled());
+        progress.cancel();
+        assert!(job.is_cancelled());
+        assert!(
+            !Progress::hidden().is_cancelled(),
+            "a new bar starts afresh"
         );
     }
 

@@ -189,30 +189,41 @@ fn geek_replay(py: Python<'_>, record: &str) -> PyResult<String> {
 }
 
 /// Runs `job` on a thread of its own while this one calls `progress(done,
-/// total)` every 0.2 s (with the GIL) and watches for Ctrl-C between calls.
+/// total)` every 0.2 s (with the GIL) and runs Python's signal handlers
+/// between calls. A KeyboardInterrupt (or an exception from the callback)
+/// cancels `bar`, so a job that polls it stops early, and is raised when
+/// the job has ended.
 fn with_progress<T: Send>(
     py: Python<'_>,
     bar: &Progress,
     callback: Option<Py<PyAny>>,
     job: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
-    let Some(callback) = callback else {
-        return Ok(py.detach(job));
-    };
+    const POLL: Duration = Duration::from_millis(10);
+    const CALLS_EVERY: u32 = 20;
     let mut failure = None;
     let result = py.detach(|| {
         std::thread::scope(|s| {
             let handle = s.spawn(job);
+            let mut polls = 0u32;
             while !handle.is_finished() {
-                std::thread::sleep(Duration::from_millis(200));
-                if failure.is_none() {
-                    Python::attach(|py| {
-                        let (done, total) = (bar.position(), bar.length());
-                        if let Err(e) = callback.call1(py, (done, total)) {
-                            failure = Some(e);
-                        }
-                    });
+                std::thread::sleep(POLL);
+                polls += 1;
+                if failure.is_some() {
+                    continue;
                 }
+                Python::attach(|py| {
+                    let call = match &callback {
+                        Some(f) if polls.is_multiple_of(CALLS_EVERY) => {
+                            f.call1(py, (bar.position(), bar.length())).map(drop)
+                        }
+                        _ => Ok(()),
+                    };
+                    if let Err(e) = call.and_then(|()| py.check_signals()) {
+                        bar.cancel();
+                        failure = Some(e);
+                    }
+                });
             }
             handle.join().expect("the solver does not panic")
         })

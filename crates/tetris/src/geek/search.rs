@@ -135,6 +135,8 @@ pub enum SearchError {
     Unreachable { piece: usize },
     #[error("internal error: the record replays to {replayed}, the search claimed {claimed}")]
     Mismatch { claimed: u64, replayed: u64 },
+    #[error("interrupted after piece {piece} of {pieces}")]
+    Interrupted { piece: usize, pieces: usize },
 }
 
 impl Search {
@@ -379,7 +381,10 @@ impl Search {
     }
 
     /// Runs to the end, ticking `progress` per piece; `checkpoint` is called
-    /// every `every` pieces (and may save the search).
+    /// every `every` pieces (and may save the search). When `progress` is
+    /// cancelled the search stops after the piece in hand, calls
+    /// `checkpoint` there (so a resumed run loses nothing) and returns
+    /// [`SearchError::Interrupted`].
     pub fn run(
         &mut self,
         rules: &Rules,
@@ -390,6 +395,14 @@ impl Search {
         let pieces = sequence(PIECES);
         progress.start_at(self.depth as u64);
         while !self.is_done() {
+            if progress.is_cancelled() {
+                self.prune();
+                checkpoint(self)?;
+                return Err(SearchError::Interrupted {
+                    piece: self.depth,
+                    pieces: self.config.pieces,
+                });
+            }
             self.step(rules, &pieces);
             progress.set_position(self.depth as u64);
             if self.depth.is_multiple_of(64) {

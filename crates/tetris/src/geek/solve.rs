@@ -53,6 +53,16 @@ pub struct TimedSolution {
     /// The configuration of the last round (for its mode and piece count).
     pub config: SearchConfig,
     pub rounds: Vec<Round>,
+    /// A round cut short by a cancel after others had finished.
+    pub interrupted: Option<Interrupted>,
+}
+
+/// Where a cancelled round stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Interrupted {
+    pub beam: usize,
+    /// Pieces the round had placed.
+    pub piece: usize,
 }
 
 /// Runs `search` to the end, then, while `budget` seconds (from the first
@@ -61,6 +71,8 @@ pub struct TimedSolution {
 /// `fixed_reserve`, the default reserve of that beam); when a doubled beam
 /// no longer fits, a last round as wide as fits ([`next_widening`]). `run`
 /// finishes one search; `clock` reads seconds (a fake clock in tests).
+/// A round interrupted after another finished ends the search with the best
+/// finished game; one interrupted before is the error.
 pub fn solve_within(
     mut search: Search,
     budget: Option<f64>,
@@ -71,9 +83,17 @@ pub fn solve_within(
     let start = clock();
     let mut best: Option<(Solution, usize)> = None;
     let mut rounds = Vec::new();
+    let mut interrupted = None;
     loop {
         let round_start = clock();
-        run(&mut search)?;
+        match run(&mut search) {
+            Err(SearchError::Interrupted { piece, .. }) if best.is_some() => {
+                let beam = search.config.beam;
+                interrupted = Some(Interrupted { beam, piece });
+                break;
+            }
+            outcome => outcome?,
+        }
         let solution = search.best();
         let now = clock();
         let beam = search.config.beam;
@@ -106,6 +126,7 @@ pub fn solve_within(
         beam,
         config: search.config,
         rounds,
+        interrupted,
     })
 }
 
@@ -140,6 +161,9 @@ pub struct SolveReport {
     pub end: End,
     pub clears: [u64; 4],
     pub rounds: Vec<Round>,
+    /// The round a cancel cut short; the record is the best finished one's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<Interrupted>,
 }
 
 impl fmt::Display for SolveReport {
@@ -159,6 +183,13 @@ impl fmt::Display for SolveReport {
             self.seconds,
             self.record
         )?;
+        if let Some(cut) = self.interrupted {
+            writeln!(
+                f,
+                "note: interrupted after piece {} of the round at beam {}; the record is the best finished round's",
+                cut.piece, cut.beam
+            )?;
+        }
         if self.pieces < self.pieces_asked {
             writeln!(
                 f,
@@ -211,12 +242,14 @@ pub fn solve(
             let r = s.run(&rules, progress, options.checkpoint_every, |s| {
                 options.checkpoint.as_ref().map_or(Ok(()), |p| s.save(p))
             });
-            progress.println(format!(
-                "beam {:>6}  score {:>9}  {:>8.1} s",
-                s.config.beam,
-                s.best_score(),
-                start.elapsed().as_secs_f64()
-            ));
+            if r.is_ok() {
+                progress.println(format!(
+                    "beam {:>6}  score {:>9}  {:>8.1} s",
+                    s.config.beam,
+                    s.best_score(),
+                    start.elapsed().as_secs_f64()
+                ));
+            }
             r
         },
     )?;
@@ -235,6 +268,7 @@ pub fn solve(
         end: replayed.end,
         clears: replayed.clears,
         rounds: timed.rounds,
+        interrupted: timed.interrupted,
     })
 }
 
@@ -329,6 +363,84 @@ mod tests {
         // Less than a quarter wider is not worth a round.
         assert_eq!(next_widening(8.0, 10.9), None);
         assert_eq!(next_widening(8.0, 100.0), Some(2.0));
+    }
+
+    /// A cancel stops the search after the piece in hand and saves it
+    /// there; resumed, it finishes with the score of a run never stopped.
+    #[test]
+    fn a_cancelled_search_saves_where_it_stopped_and_resumes_to_the_same_game() {
+        let rules = Rules::geek();
+        let progress = Progress::hidden();
+        let mut saved = Vec::new();
+        let mut s = search(4);
+        let outcome = s.run(&rules, &progress, 10, |s| {
+            saved.push(s.depth());
+            progress.cancel();
+            Ok(())
+        });
+        assert!(
+            matches!(
+                outcome,
+                Err(SearchError::Interrupted {
+                    piece: 10,
+                    pieces: 30
+                })
+            ),
+            "{outcome:?}"
+        );
+        assert_eq!(
+            saved,
+            [10, 10],
+            "the periodic save, then the one at the stop"
+        );
+        s.run(&rules, &Progress::hidden(), 0, |_| Ok(())).unwrap();
+        let mut whole = search(4);
+        whole
+            .run(&rules, &Progress::hidden(), 0, |_| Ok(()))
+            .unwrap();
+        assert_eq!(s.best(), whole.best());
+    }
+
+    /// Cancelled in its second round, a timed solve keeps the first round's
+    /// game and says where the second stopped; cancelled in its first, it
+    /// has no game and is the error.
+    #[test]
+    fn a_cancelled_round_keeps_the_best_finished_one() {
+        let rules = Rules::geek();
+        let progress = Progress::hidden();
+        let now = std::cell::Cell::new(0.0);
+        let timed = solve_within(
+            search(1),
+            Some(1000.0),
+            false,
+            || now.get(),
+            |s| {
+                now.set(now.get() + 1.0);
+                if s.config.beam > 1 {
+                    progress.cancel();
+                }
+                s.run(&rules, &progress, 0, |_| Ok(()))
+            },
+        )
+        .unwrap();
+        assert_eq!(timed.rounds.len(), 1);
+        assert_eq!(timed.best.score, timed.rounds[0].score);
+        let cut = timed.interrupted.expect("the second round was cut");
+        assert_eq!((cut.beam, cut.piece), (2, 0));
+
+        let cancelled = Progress::hidden();
+        cancelled.cancel();
+        let first = solve_within(
+            search(1),
+            None,
+            false,
+            || 0.0,
+            |s| s.run(&rules, &cancelled, 0, |_| Ok(())),
+        );
+        assert!(matches!(
+            first,
+            Err(SearchError::Interrupted { piece: 0, .. })
+        ));
     }
 
     #[test]
