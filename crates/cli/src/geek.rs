@@ -86,6 +86,9 @@ impl Moves {
     }
 }
 
+/// Pieces between checkpoints unless `--checkpoint-every` says otherwise.
+const DEFAULT_CHECKPOINT_EVERY: u32 = 500;
+
 #[derive(Args)]
 pub struct SolveArgs {
     /// Fields kept per piece (wider: stronger and slower, about linearly).
@@ -113,7 +116,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
     /// Pieces between checkpoints.
-    #[arg(long, value_name = "N", default_value_t = 500, requires = "checkpoint",
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_CHECKPOINT_EVERY, requires = "checkpoint",
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
     checkpoint_every: u32,
     /// Continue the search saved in --checkpoint (its search settings win;
@@ -282,7 +285,7 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
     stop_on_ctrl_c(&progress);
     let solved = a.run.install(|| solve::solve(search, &options, &progress));
     progress.finish();
-    let resume = || resume_hint(&a.checkpoint, &a.out);
+    let resume = || resume_hint(&a.checkpoint, a.checkpoint_every, &a.out);
     let report = match solved {
         Err(SolveError::Search(e @ SearchError::Interrupted { .. })) => {
             return Err(Interrupted(format!("{e}; {}", resume())).into());
@@ -301,16 +304,31 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
     }
 }
 
-/// How to go on after a stopped search.
-fn resume_hint(checkpoint: &Option<PathBuf>, out: &Path) -> String {
-    match checkpoint {
-        Some(path) => format!(
-            "the search is saved in {0}: continue it with `arcade geek solve --checkpoint {0} \
-             --resume --out {1}`",
-            path.display(),
-            out.display()
-        ),
-        None => "nothing was saved (with --checkpoint FILE a stopped search can be resumed)".into(),
+/// How to go on after a stopped search: the command, ready to paste.
+fn resume_hint(checkpoint: &Option<PathBuf>, every: u32, out: &Path) -> String {
+    let Some(path) = checkpoint else {
+        return "nothing was saved (with --checkpoint FILE a stopped search can be resumed)".into();
+    };
+    let (path, out) = (shell_word(path), shell_word(out));
+    // The interval is not in the checkpoint.
+    let every = match every {
+        DEFAULT_CHECKPOINT_EVERY => String::new(),
+        n => format!(" --checkpoint-every {n}"),
+    };
+    format!(
+        "the search is saved in {path}: continue it with \
+         `arcade geek solve --checkpoint {path} --resume{every} --out {out}`"
+    )
+}
+
+/// `path` as one word for a POSIX shell: as it is when plain, else quoted.
+fn shell_word(path: &Path) -> String {
+    let text = path.display().to_string();
+    let plain = |c: char| c.is_ascii_alphanumeric() || "._-/+=:,@%".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
     }
 }
 
@@ -416,4 +434,27 @@ fn frame(f: &Frame, colours: &ColouredBoard) -> String {
     );
     draw_rows(colours, &mut out, |_| String::new());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_resume_command_can_be_pasted() {
+        let hint = |ck: &str, every, out: &str| {
+            resume_hint(&Some(PathBuf::from(ck)), every, Path::new(out))
+        };
+        assert!(
+            hint("runs/a.json", 500, "rec.txt")
+                .ends_with("`arcade geek solve --checkpoint runs/a.json --resume --out rec.txt`")
+        );
+        assert!(
+            hint("my run's.json", 250, "out dir/r.txt").ends_with(
+                r"`arcade geek solve --checkpoint 'my run'\''s.json' --resume --checkpoint-every 250 --out 'out dir/r.txt'`"
+            )
+        );
+        let none = resume_hint(&None, 500, Path::new("r.txt"));
+        assert!(none.starts_with("nothing was saved"), "{none}");
+    }
 }
