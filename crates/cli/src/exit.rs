@@ -27,15 +27,15 @@ pub fn bad_input(e: impl Into<anyhow::Error>) -> anyhow::Error {
 
 /// Marks an error as the run having been stopped by the user (exit 130).
 #[derive(Debug)]
-pub struct Interrupted(pub String);
+pub struct Stopped(pub String);
 
-impl fmt::Display for Interrupted {
+impl fmt::Display for Stopped {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl std::error::Error for Interrupted {}
+impl std::error::Error for Stopped {}
 
 /// Makes Ctrl-C (or SIGTERM) ask `progress`'s job to stop cleanly, and a
 /// second one quit at once. A process has one handler: the first call wins.
@@ -76,7 +76,7 @@ pub fn report(e: &anyhow::Error) -> ExitCode {
     eprint_line(&format!("error: {}", one_line(&chain_text(e))));
     if e.downcast_ref::<BadInput>().is_some() {
         ExitCode::from(2)
-    } else if e.downcast_ref::<Interrupted>().is_some() {
+    } else if e.downcast_ref::<Stopped>().is_some() {
         ExitCode::from(130)
     } else {
         ExitCode::from(1)

@@ -1,6 +1,6 @@
 //! `arcade geek …`: the 2021 Tencent Geek Challenge Tetris.
 
-use crate::exit::{Interrupted, bad_input, stop_on_ctrl_c};
+use crate::exit::{Stopped, bad_input, stop_on_ctrl_c};
 use crate::output::{self, OutputArgs};
 use crate::run_options::{self, RunOptions};
 use crate::tuning::{self, Session, TuneOptions};
@@ -288,13 +288,13 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
     let resume = || resume_hint(&a.checkpoint, a.checkpoint_every, &a.out);
     let report = match solved {
         Err(SolveError::Search(e @ SearchError::Interrupted { .. })) => {
-            return Err(Interrupted(format!("{e}; {}", resume())).into());
+            return Err(Stopped(format!("{e}; {}", resume())).into());
         }
         solved => solved?,
     };
     output.emit(&report)?;
     match report.interrupted {
-        Some(_) => Err(Interrupted(format!(
+        Some(_) => Err(Stopped(format!(
             "interrupted: {} holds the best finished round's record; {}",
             report.record,
             resume()
