@@ -164,13 +164,15 @@ def jumpin_generate(moves: int, rabbits: int = 3, foxes: int = 2, mushrooms: int
 
 
 def tiles_solve(level: str, solver: str = "exact", seconds: float = 10.0, nodes: Optional[int] = None, capacity: Optional[int] = None) -> dict:
-    """Solves a Sheep a Sheep level (its JSON text): ``"exact"`` proves it
-    solvable or not within the limits, ``"greedy"`` plays it once."""
+    """Solves a Sheep a Sheep level (its JSON text, or ``"capture"`` for the
+    real level 90031): ``"exact"`` proves it solvable or not within the
+    limits, ``"greedy"`` plays it once."""
     return json.loads(_ak.tiles_solve(level, solver, seconds, nodes, capacity))
 
 
 def tiles_check(level: str, clicks: Sequence[int], capacity: Optional[int] = None) -> dict:
-    """Replays ``clicks`` (tile ids) on a Sheep a Sheep level."""
+    """Replays ``clicks`` (tile ids) on a Sheep a Sheep level (JSON text or
+    ``"capture"``)."""
     return json.loads(_ak.tiles_check(level, [int(c) for c in clicks], capacity))
 
 

@@ -250,8 +250,14 @@ def test_tiles_generate_solve_and_check():
     assert check["won"] and check["legal"]
     assert not ak.tiles_check(level, solved["clicks"][:-3])["won"]
     captured = (ROOT / "data" / "sheep" / "capture-level-90031.json").read_text()
-    assert ak.tiles_solve(captured, solver="greedy")["tiles"] > 0
-    with pytest.raises(ValueError):
+    greedy = ak.tiles_solve(captured, solver="greedy")
+    assert greedy["tiles"] > 0
+    # "capture" names the same level, as it does for Tiles-v0.
+    by_name = ak.tiles_solve("capture", solver="greedy")
+    assert {**by_name, "seconds": 0} == {**greedy, "seconds": 0}
+    with pytest.raises(ValueError, match="not a level"):
         ak.tiles_solve("{}")
+    with pytest.raises(ValueError, match="^not JSON: expected value at line 1 column 1$"):
+        ak.tiles_check("level-90031.json", [])
     with pytest.raises(ValueError, match="solver"):
         ak.tiles_solve(level, solver="magic")

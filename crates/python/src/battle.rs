@@ -35,6 +35,7 @@ fn ai(name: &str) -> PyResult<Ai> {
 /// One battle: seat 0 moves first on the layout of the seed, and each seat's
 /// built-in AI draws from its own random stream, as in `arcade mines battle`.
 #[pyclass(module = "arcadekit._arcadekit")]
+#[derive(Clone)]
 pub struct BattleCore {
     rules: Rules,
     battle: Battle,
@@ -43,6 +44,12 @@ pub struct BattleCore {
 
 #[pymethods]
 impl BattleCore {
+    /// A copy of the game as it stands (`copy.deepcopy(env)`), which a search
+    /// can play on without touching the original.
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
     #[new]
     #[pyo3(signature = (level="contest", target=None))]
     fn new(level: &str, target: Option<usize>) -> PyResult<BattleCore> {

@@ -52,6 +52,7 @@ fn check(action: i64) -> Result<(), String> {
 
 /// One Flappy Bird game (the `Flappy-v0` environment's engine).
 #[pyclass(module = "arcadekit._arcadekit")]
+#[derive(Clone)]
 pub struct FlappyCore {
     config: Config,
     env: arcade_flappy::Env,
@@ -59,6 +60,12 @@ pub struct FlappyCore {
 
 #[pymethods]
 impl FlappyCore {
+    /// A copy of the game as it stands (`copy.deepcopy(env)`), which a search
+    /// can play on without touching the original.
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
     #[new]
     #[pyo3(signature = (max_pipes=None, extended=false))]
     fn new(max_pipes: Option<u64>, extended: bool) -> PyResult<FlappyCore> {

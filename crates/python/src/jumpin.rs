@@ -36,6 +36,7 @@ type JumpinObs<'py> = (Bound<'py, PyArray3<u8>>, Bound<'py, PyArray1<i8>>);
 
 /// One Jump In' puzzle in play (the `JumpIn-v0` environment's engine).
 #[pyclass(module = "arcadekit._arcadekit")]
+#[derive(Clone)]
 pub struct JumpinCore {
     game: JumpinGame,
     illegal: bool,
@@ -79,6 +80,12 @@ fn parse(puzzle: &str) -> PyResult<Position> {
 
 #[pymethods]
 impl JumpinCore {
+    /// A copy of the game as it stands (`copy.deepcopy(env)`), which a search
+    /// can play on without touching the original.
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
     /// Starts on official challenge 1.
     #[new]
     fn new() -> JumpinCore {

@@ -31,6 +31,7 @@ fn config(level: &str, rule: &str) -> PyResult<Config> {
 /// A game whose layout is drawn at the first reveal, protecting that cell
 /// as the rule says: seed `s` and first cell `(x, y)` give the layout of
 /// `arcade mines play --seed s --first x,y`.
+#[derive(Clone)]
 struct MinesGame {
     config: Config,
     seed: u64,
@@ -113,12 +114,19 @@ fn check_cell(cells: usize, action: i64) -> Result<usize, String> {
 
 /// One Minesweeper game (the `Minesweeper-v0` environment's engine).
 #[pyclass(module = "arcadekit._arcadekit")]
+#[derive(Clone)]
 pub struct MinesCore {
     game: MinesGame,
 }
 
 #[pymethods]
 impl MinesCore {
+    /// A copy of the game as it stands (`copy.deepcopy(env)`), which a search
+    /// can play on without touching the original.
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
     #[new]
     #[pyo3(signature = (level="beginner", rule="sfar"))]
     fn new(level: &str, rule: &str) -> PyResult<MinesCore> {

@@ -338,11 +338,21 @@ pub(crate) fn jumpin_generator(
     .map_err(value_error)
 }
 
-fn tiles_level(level: &str, capacity: Option<usize>) -> PyResult<arcade_tiles::Level> {
-    arcade_tiles::load_level(bounded("the level", level)?, capacity).map_err(value_error)
+/// A level's JSON text, or `"capture"` for the captured real level 90031.
+pub(crate) fn tiles_level_text(level: &str) -> PyResult<&str> {
+    if level == "capture" {
+        Ok(arcade_tiles::capture::LEVEL_90031)
+    } else {
+        bounded("the level", level)
+    }
 }
 
-/// Sheep a Sheep: solve a level (JSON text) with the exact or greedy solver.
+fn tiles_level(level: &str, capacity: Option<usize>) -> PyResult<arcade_tiles::Level> {
+    arcade_tiles::load_level(tiles_level_text(level)?, capacity).map_err(value_error)
+}
+
+/// Sheep a Sheep: solve a level (JSON text or `"capture"`) with the exact or
+/// greedy solver.
 #[pyfunction]
 #[pyo3(signature = (level, solver="exact", seconds=10.0, nodes=None, capacity=None))]
 fn tiles_solve(

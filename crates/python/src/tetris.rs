@@ -81,6 +81,7 @@ fn piece_index(p: Option<Piece>) -> i64 {
 
 /// One Tetris game (the `Tetris-v0` environment's engine).
 #[pyclass(module = "arcadekit._arcadekit")]
+#[derive(Clone)]
 pub struct TetrisCore {
     env: Env,
     illegal: bool,
@@ -88,6 +89,12 @@ pub struct TetrisCore {
 
 #[pymethods]
 impl TetrisCore {
+    /// A copy of the game as it stands (`copy.deepcopy(env)`), which a search
+    /// can play on without touching the original.
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
     #[new]
     #[pyo3(signature = (width=10, height=20, pieces="uniform", scoring="lines", max_pieces=None))]
     fn new(

@@ -3,10 +3,10 @@
 //! shape, difficulty and seed (the same construction, without the
 //! verification search, which only confirms what construction guarantees).
 
-use crate::solvers::bounded;
+use crate::solvers::tiles_level_text;
 use crate::value_error;
 use arcade_tiles::Level;
-use arcade_tiles::capture::{BLOCK, LEVEL_90031};
+use arcade_tiles::capture::BLOCK;
 use arcade_tiles::exact::Limits;
 use arcade_tiles::generate::construct;
 use arcade_tiles::layout::Classic;
@@ -16,6 +16,7 @@ use pyo3::prelude::*;
 use std::collections::HashMap;
 
 /// Where each episode's level comes from.
+#[derive(Clone)]
 enum Source {
     /// `construct` with this shape, tray and difficulty; the seed varies.
     Generated {
@@ -53,6 +54,7 @@ type TilesObs<'py> = (
 
 /// One Sheep a Sheep game (the `Tiles-v0` environment's engine).
 #[pyclass(module = "arcadekit._arcadekit")]
+#[derive(Clone)]
 pub struct TilesCore {
     source: Source,
     game: TilesGame,
@@ -70,6 +72,12 @@ fn dense_kinds(level: &Level) -> HashMap<u32, usize> {
 
 #[pymethods]
 impl TilesCore {
+    /// A copy of the game as it stands (`copy.deepcopy(env)`), which a search
+    /// can play on without touching the original.
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
     /// `level`: `None` for generated levels of the classic layout, `"capture"`
     /// for the captured real level 90031, or a level's JSON text (a capture or
     /// arcade's format). `capacity` overrides a fixed level's tray size.
@@ -102,14 +110,9 @@ impl TilesCore {
                     difficulty,
                 }
             }
-            Some(text) => {
-                let text = if text == "capture" {
-                    LEVEL_90031
-                } else {
-                    bounded("the level", text)?
-                };
-                Source::Fixed(arcade_tiles::load_level(text, capacity).map_err(value_error)?)
-            }
+            Some(text) => Source::Fixed(
+                arcade_tiles::load_level(tiles_level_text(text)?, capacity).map_err(value_error)?,
+            ),
         };
         // Checks the difficulty and tray on a first level.
         let (level, intended) = source.level(0)?;

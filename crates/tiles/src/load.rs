@@ -8,11 +8,20 @@ use crate::level::{Level, LevelError};
 
 /// A level file that could not be read, with where and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{path}: {message}")]
+#[error("{}{message}", located(path))]
 pub struct LoadError {
     /// JSON path of the bad field (`.` for the whole document).
     pub path: String,
     pub message: String,
+}
+
+/// `path: `, or nothing for the whole document (a bare `.` reads as noise).
+fn located(path: &str) -> String {
+    if path == "." {
+        String::new()
+    } else {
+        format!("{path}: ")
+    }
 }
 
 impl LoadError {
@@ -59,7 +68,7 @@ pub(crate) fn level_error(
 /// the tray size (the capture format has none; arcade's defaults to 7).
 pub fn load_level(text: &str, capacity: Option<usize>) -> Result<Level, LoadError> {
     let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| LoadError::new(".", e.to_string()))?;
+        serde_json::from_str(text).map_err(|e| LoadError::new(".", format!("not JSON: {e}")))?;
     let Some(object) = value.as_object() else {
         return Err(LoadError::new(".", "expected a JSON object"));
     };
@@ -96,5 +105,19 @@ mod tests {
         );
         let syntax = load_level("{\"tiles\": [", None).unwrap_err();
         assert!(syntax.message.contains("line 1"), "{syntax}");
+    }
+
+    #[test]
+    fn names_the_field_but_not_the_whole_document() {
+        let prose = load_level("Sheep a Sheep", None).unwrap_err();
+        assert_eq!(
+            prose.to_string(),
+            "not JSON: expected value at line 1 column 1"
+        );
+        let field = load_level(r#"{"tiles": 5}"#, None).unwrap_err();
+        assert!(
+            field.to_string().starts_with("tiles: invalid type"),
+            "{field}"
+        );
     }
 }
