@@ -50,9 +50,15 @@ class _RustVectorEnv(VectorEnv):
         self._core.reset(int(seed))
         return self._obs(), self._info()
 
+    def _actions(self, actions) -> np.ndarray:
+        """``actions`` as the contiguous int64 array of one action a game."""
+        acts = np.asarray(actions)
+        if acts.size != self.num_envs:
+            raise ValueError(f"expected {self.num_envs} actions, got {acts.size}")
+        return np.ascontiguousarray(acts.reshape(self.num_envs), dtype=np.int64)
+
     def step(self, actions):
-        acts = np.ascontiguousarray(np.asarray(actions).reshape(self.num_envs), dtype=np.int64)
-        reward, terminated, truncated = self._core.step(acts)
+        reward, terminated, truncated = self._core.step(self._actions(actions))
         return self._obs(), reward, terminated, truncated, self._info()
 
     def _info(self) -> dict:
@@ -77,8 +83,7 @@ class TetrisVectorEnv(_RustVectorEnv):
         try:
             out = self._core.step_observe(actions)
         except TypeError:
-            acts = np.ascontiguousarray(np.asarray(actions).reshape(self.num_envs), dtype=np.int64)
-            out = self._core.step_observe(acts)
+            out = self._core.step_observe(self._actions(actions))
         board, piece, nxt, mask, reward, terminated, truncated, score = out
         self._mask = mask
         obs = {"board": board, "piece": piece, "next": nxt} if self._next else {"board": board, "piece": piece}

@@ -105,8 +105,13 @@ def test_vector_errors():
     env.reset(seed=0)
     with pytest.raises(ValueError, match="out of range"):
         env.step(np.array([0, 99]))
-    with pytest.raises(ValueError):
-        env.step(np.array([0, 1, 2]))
+    # The wrong number of actions reads the same in every vector environment,
+    # whatever their type.
+    for vec in [env, ak.FlappyVectorEnv(2), ak.MinesweeperVectorEnv(2)]:
+        vec.reset(seed=0)
+        for wrong in [np.array([0, 1, 0]), [0, 1, 0], np.array([0], dtype=np.int32)]:
+            with pytest.raises(ValueError, match=r"^expected 2 actions, got [13]$"):
+                vec.step(wrong)
     with pytest.raises(ValueError, match="not 0"):
         ak.FlappyVectorEnv(2).step(np.array([0, 5]))
     with pytest.raises(ValueError, match="num_envs"):

@@ -2,7 +2,7 @@
 
 use crate::flappy_in_place::InPlace;
 use crate::value_error;
-use crate::vector::{Game, Outputs, Slots};
+use crate::vector::{Game, Outputs, Slots, wrong_count};
 use arcade_flappy::env::Status;
 use arcade_flappy::episode::eval_seed;
 use arcade_flappy::obs::{BASIC, EXTENDED, observe};
@@ -198,9 +198,12 @@ fn read_actions(actions: &Bound<'_, PyAny>, n: usize, into: &mut Vec<i64>) -> Py
         _ => {
             let py = actions.py();
             let np = py.import(pyo3::intern!(py, "numpy"))?;
-            let shaped = np
-                .call_method1(pyo3::intern!(py, "asarray"), (actions,))?
-                .call_method1(pyo3::intern!(py, "reshape"), (n,))?;
+            let given = np.call_method1(pyo3::intern!(py, "asarray"), (actions,))?;
+            let size: usize = given.getattr(pyo3::intern!(py, "size"))?.extract()?;
+            if size != n {
+                return Err(value_error(wrong_count(n, size)));
+            }
+            let shaped = given.call_method1(pyo3::intern!(py, "reshape"), (n,))?;
             converted = np
                 .call_method1(
                     pyo3::intern!(py, "ascontiguousarray"),

@@ -114,11 +114,7 @@ impl<G: Game> Slots<G> {
     /// Checks the action count and every action before anything moves.
     fn check(&self, config: &G::Config, actions: &[i64]) -> Result<(), String> {
         if actions.len() != self.slots.len() {
-            return Err(format!(
-                "expected {} actions, got {}",
-                self.slots.len(),
-                actions.len()
-            ));
+            return Err(wrong_count(self.slots.len(), actions.len()));
         }
         for (i, &a) in actions.iter().enumerate() {
             G::check(config, a).map_err(|e| format!("sub-environment {i}: {e}"))?;
@@ -202,4 +198,9 @@ impl<G: Game> Slots<G> {
         }
         Ok(out)
     }
+}
+
+/// The error for a step given `got` actions for `games` games.
+pub(crate) fn wrong_count(games: usize, got: usize) -> String {
+    format!("expected {games} actions, got {got}")
 }
