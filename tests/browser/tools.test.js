@@ -34,6 +34,24 @@ test("replay the published Geek record to 1,378,178 and scrub", async (t) => {
   });
 });
 
+test("the page opens on arcade's record; the newest record asked for wins", async (t) => {
+  await onPage(chrome.browser, t, "/geek", async (page) => {
+    await page.waitForFunction(() => document.querySelector("#board").dataset.final === "1428140", null, { timeout: 30000 });
+    assert.equal(await page.getAttribute("#board", "data-piece"), "10000");
+    // The record's last piece completes two rows, which the rules do not score.
+    assert.equal(await page.textContent("#points"), "2 rows, +0 (the last piece scores nothing)");
+    assert.match(await page.getAttribute("#arcade", "class"), /primary/);
+    // Two quick clicks: the published record is the one shown, whichever answer comes last.
+    await page.click("#arcade");
+    await page.click("#published");
+    await page.waitForFunction(() => document.querySelector("#board").dataset.final === "1378178", null, { timeout: 30000 });
+    await page.waitForTimeout(500);
+    assert.equal(await page.getAttribute("#board", "data-final"), "1378178");
+    assert.match(await page.getAttribute("#published", "class"), /primary/);
+    assert.doesNotMatch(await page.getAttribute("#arcade", "class") || "", /primary/);
+  });
+});
+
 test("an invalid record says where it fails", async (t) => {
   const file = path.join(dir, "bad.txt");
   fs.writeFileSync(file, "N,R1,D19,N,C1,L1,Q18");

@@ -19,6 +19,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("sketch.html", HTML, include_str!("../static/sketch.html")),
     ("median.html", HTML, include_str!("../static/median.html")),
     ("style.css", CSS, include_str!("../static/style.css")),
+    ("favicon.svg", SVG, include_str!("../static/favicon.svg")),
     ("common.js", JS, include_str!("../static/common.js")),
     ("mines.js", JS, include_str!("../static/mines.js")),
     ("jumpin.js", JS, include_str!("../static/jumpin.js")),
@@ -35,6 +36,7 @@ const FILES: &[(&str, &str, &str)] = &[
 const HTML: &str = "text/html; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
+const SVG: &str = "image/svg+xml";
 
 fn file(name: &str) -> Result<Response, ApiError> {
     let (_, kind, body) = FILES
@@ -49,7 +51,12 @@ pub fn page(name: &str) -> Result<Response, ApiError> {
     file(&format!("{name}.html"))
 }
 
-/// `GET /static/{name}`: a style sheet or script.
+/// `GET /favicon.ico`, which browsers ask for whatever the pages link.
+pub async fn favicon() -> Result<Response, ApiError> {
+    file("favicon.svg")
+}
+
+/// `GET /static/{name}`: a style sheet, script or icon.
 pub async fn asset(Path(name): Path<String>) -> Result<Response, ApiError> {
     file(&name)
 }

@@ -92,6 +92,7 @@ pub fn app(state: AppRef) -> Router {
         .route("/sketch", get(|| async { assets::page("sketch") }))
         .route("/median", get(|| async { assets::page("median") }))
         .route("/static/{name}", get(assets::asset))
+        .route("/favicon.ico", get(assets::favicon))
         .nest("/api/mines", mines::routes())
         .nest("/api/jumpin", jumpin::routes())
         .nest("/api/tiles", tiles::routes())

@@ -4,16 +4,22 @@
 "use strict";
 
 const COLOURS = { I: "#29b6f6", O: "#fdd835", T: "#8e24aa", S: "#43a047", Z: "#e53935", J: "#1e63c6", L: "#fb8c00" };
-const W = 10, H = 20, CELL = 24;
+const W = 10, H = 20, CELL = 24, PIECES = 10000;
 const canvas = $("#board"), ctx = canvas.getContext("2d");
 let replay = null, fields = [], index = 0, playing = false, last = 0, carry = 0;
+const askReplay = lastAsked();
 
-async function load(query, body) {
+/** Replays a record (`query` names a built-in one, `body` is a file's text);
+ *  `button` is the one that asked for it, shown as the record on the board. */
+async function load(query, body, button) {
+  const latest = askReplay();
   say($("#msg"), "Replaying…");
   playing = false;
+  for (const b of [$("#published"), $("#arcade")]) b.classList.toggle("primary", b === button);
   try {
     const res = await fetch("/api/geek/replay" + query, { method: "POST", body: body || "" });
     const data = await res.json().catch(() => null);
+    if (!latest()) return;
     if (!res.ok) throw new Error(data && data.error ? data.error : `HTTP ${res.status}`);
     replay = data;
     fields = build(data.frames);
@@ -33,6 +39,7 @@ async function load(query, body) {
     say($("#msg"), r.end === "piece_limit" ? "" : `The replay stops at piece ${r.pieces}: ${ends[r.end] || r.end}.`, r.end === "piece_limit" ? "" : "bad");
     go(data.frames.length - 1);
   } catch (e) {
+    if (!latest()) return;
     replay = null;
     canvas.dataset.final = "";
     say($("#msg"), e.message, "bad");
@@ -67,7 +74,9 @@ function go(i) {
   const before = index > 0 ? replay.frames[index - 1].s : 0;
   $("#piece").textContent = index + 1;
   $("#score").textContent = f.s.toLocaleString("en");
-  $("#points").textContent = f.l ? `${f.l} row${f.l > 1 ? "s" : ""}, +${(f.s - before).toLocaleString("en")}` : "–";
+  // The rules score nothing for the 10,000th piece: it ends the game.
+  const note = index === PIECES - 1 ? " (the last piece scores nothing)" : "";
+  $("#points").textContent = f.l ? `${f.l} row${f.l > 1 ? "s" : ""}, +${(f.s - before).toLocaleString("en")}${note}` : "–";
   $("#scrub").value = index;
   canvas.dataset.piece = index + 1;
   canvas.dataset.score = f.s;
@@ -110,8 +119,8 @@ function setPlaying(on) {
   carry = 0;
 }
 
-$("#published").addEventListener("click", () => load("?record=published"));
-$("#arcade").addEventListener("click", () => load("?record=arcade"));
+$("#published").addEventListener("click", () => load("?record=published", "", $("#published")));
+$("#arcade").addEventListener("click", () => load("?record=arcade", "", $("#arcade")));
 $("#file").addEventListener("change", async () => {
   const f = $("#file").files[0];
   if (f) load("", f);
@@ -133,3 +142,4 @@ document.addEventListener("keydown", (e) => {
 });
 draw();
 requestAnimationFrame(frame);
+load("?record=arcade", "", $("#arcade"));

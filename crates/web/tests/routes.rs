@@ -17,6 +17,8 @@ async fn every_page_and_asset_is_served_with_its_type() {
         ("/battle", "text/html"),
         ("/static/style.css", "text/css"),
         ("/static/mines.js", "text/javascript"),
+        ("/static/favicon.svg", "image/svg+xml"),
+        ("/favicon.ico", "image/svg+xml"),
     ] {
         let res = tower::ServiceExt::oneshot(
             app.clone(),
@@ -30,8 +32,14 @@ async fn every_page_and_asset_is_served_with_its_type() {
         assert_eq!(res.headers()["x-content-type-options"], "nosniff");
     }
     for name in arcade_web::assets::names() {
-        let (status, _) = get(&app, &format!("/static/{name}")).await;
+        let (status, text) = get(&app, &format!("/static/{name}")).await;
         assert_eq!(status, StatusCode::OK, "{name}");
+        if name.ends_with(".html") {
+            assert!(
+                text.contains(r#"<link rel="icon" href="/static/favicon.svg""#),
+                "{name}"
+            );
+        }
     }
 }
 
