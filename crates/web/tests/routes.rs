@@ -47,6 +47,8 @@ async fn every_page_and_asset_is_served_with_its_type() {
 async fn pages_use_nothing_outside_the_server() {
     for name in arcade_web::assets::names() {
         let (_, text) = get(&router(), &format!("/static/{name}")).await;
+        // An SVG names its XML namespace by a URL that is never fetched.
+        let text = text.replace(r#"xmlns="http://www.w3.org/2000/svg""#, "");
         for bad in ["http://", "https://", "//cdn", "@import", "fonts.g"] {
             assert!(!text.contains(bad), "{name} mentions {bad}");
         }
