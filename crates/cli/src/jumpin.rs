@@ -22,7 +22,7 @@ pub enum Command {
     /// left; a fox is named by its top or left cell. "No solution" is an
     /// answer, not an error.
     ///
-    /// Example: arcade jumpin solve --code C31B42G34M302203FE11
+    /// Example: arcade jumpin solve C31B42G34M302203FE11
     Solve(SolveArgs),
     /// Search every starting position of a piece set for the hardest puzzles.
     ///
@@ -49,7 +49,7 @@ pub enum Command {
 
 #[derive(Args)]
 pub struct SolveArgs {
-    /// Board file (- for stdin).
+    /// Board file (- for stdin), or a challenge code if no such file exists.
     #[arg(
         value_name = "FILE",
         required_unless_present = "code",
@@ -148,12 +148,32 @@ fn shown(code: &str) -> String {
     format!("{}{more}", cut.escape_debug())
 }
 
+/// Codes start with a piece letter and hold only letters and digits.
+fn looks_like_code(text: &str) -> bool {
+    text.starts_with(['C', 'B', 'G', 'M', 'F'])
+        && text.chars().any(|c| c.is_ascii_digit())
+        && text.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
 fn load_puzzle(a: &SolveArgs) -> Result<Position> {
     match (&a.code, &a.file) {
         (Some(code), _) => {
             parse_code(code).map_err(|e| bad_input(anyhow!("--code {}: {e}", shown(code))))
         }
         (None, Some(path)) => {
+            // A challenge code where the file goes: no file has that name, so
+            // the user meant the code.
+            if let Some(code) = path
+                .to_str()
+                .filter(|c| looks_like_code(c) && !path.exists())
+            {
+                return parse_code(code).map_err(|e| {
+                    bad_input(anyhow!(
+                        "{}: no such file, and as a challenge code: {e}",
+                        shown(code)
+                    ))
+                });
+            }
             let text = crate::exit::read_input(path)?;
             parse_board(&text).map_err(|e| bad_input(anyhow!("{}: {e}", path.display())))
         }

@@ -43,6 +43,26 @@ fn solve_prints_each_move_and_the_board_after_it() {
 }
 
 #[test]
+fn a_code_may_stand_where_the_file_goes() {
+    let by_flag = json(&arcade(&[
+        "jumpin",
+        "solve",
+        "--code",
+        "C42B12G02M132434",
+        "--json",
+    ]));
+    let bare = json(&arcade(&["jumpin", "solve", "C42B12G02M132434", "--json"]));
+    assert_eq!(bare["solution"], by_flag["solution"]);
+    assert_eq!(bare["moves"], 9);
+    // Neither a file nor a valid code: both are said.
+    assert_bad_input(
+        &["jumpin", "solve", "C31M31"],
+        "C31M31: no such file, and as a challenge code: position 5: mushroom overlaps another piece at 31",
+    );
+    assert_bad_input(&["jumpin", "solve", "board.txt"], "cannot read board.txt");
+}
+
+#[test]
 fn no_solution_is_an_answer() {
     let o = arcade(&["jumpin", "solve", "--code", "C11M22"]);
     assert!(o.status.success());
