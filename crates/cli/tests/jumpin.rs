@@ -38,7 +38,7 @@ fn solve_prints_each_move_and_the_board_after_it() {
     let o = arcade(&["jumpin", "solve", file.path()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
-    assert!(text.contains("Shortest solution: 1 moves"), "{text}");
+    assert!(text.contains("Shortest solution: 1 move ("), "{text}");
     assert!(text.contains("1. rabbit (2,0) -> (0,0)\nRX...\n"), "{text}");
 }
 

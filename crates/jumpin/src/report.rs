@@ -106,20 +106,30 @@ fn step_text(s: &Step) -> String {
     )
 }
 
+/// `1 move`, `2 moves`.
+fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 impl fmt::Display for SolveReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (states, seconds) = (self.states_explored, self.seconds);
         write!(f, "{}", self.start)?;
+        let states = counted(states, "state");
         let Some(steps) = &self.solution else {
-            return writeln!(f, "No solution ({states} states explored, {seconds:.4} s).");
+            return writeln!(f, "No solution ({states} explored, {seconds:.4} s).");
         };
         if steps.is_empty() {
             return writeln!(f, "Already solved: every rabbit is in a hole.");
         }
         writeln!(
             f,
-            "Shortest solution: {} moves ({states} states explored, {seconds:.4} s).",
-            steps.len()
+            "Shortest solution: {} ({states} explored, {seconds:.4} s).",
+            counted(steps.len(), "move")
         )?;
         for (i, s) in steps.iter().enumerate() {
             write!(f, "\n{}. {}\n", i + 1, step_text(&s.step))?;
