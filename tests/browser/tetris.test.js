@@ -38,6 +38,35 @@ test("a known key sequence places three pieces and clears a row", async (t) => {
   });
 });
 
+test("held keys repeat on the game's ticks: ← slides to the wall, ↓ soft-drops its own piece", async (t) => {
+  await onPage(chrome.browser, t, "/tetris", async (page) => {
+    await start(page, "IIOT");
+    const col = () => page.getAttribute("#board", "data-falling").then((f) => Number(f.split(",")[2]));
+    const from = await col();
+    assert.ok(from >= 2, `the I spawns at column ${from}`);
+    // One key-down event, no operating-system repeats: only the page's own
+    // repeats (after 16 ticks, then every 6) can take the piece past one column.
+    await page.keyboard.down("ArrowLeft");
+    await page.waitForFunction(() => document.querySelector("#board").dataset.falling.split(",")[2] === "0", null, { timeout: 5000 });
+    await page.keyboard.up("ArrowLeft");
+    // Level 0 gravity takes 48 ticks a row (16 s to the floor); ↓ held drops a row every 2.
+    await page.keyboard.down("ArrowDown");
+    await page.waitForFunction(() => document.querySelector("#board").dataset.pieces !== "0", null, { timeout: 5000 });
+    // Still held, ↓ leaves the next piece to gravity: one press drops one piece.
+    await page.waitForTimeout(1000);
+    await page.keyboard.up("ArrowDown");
+    assert.equal(await pieces(page), 1);
+    const rows = (await page.getAttribute("#board", "data-rows")).split("/");
+    assert.equal(rows[19], "IIII......");
+    // Released: the next piece is left to gravity, one tap moves it one column.
+    const next = await col();
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction((c) => document.querySelector("#board").dataset.falling.split(",")[2] === String(c), next + 1);
+    await page.waitForTimeout(500);
+    assert.equal(await col(), next + 1);
+  });
+});
+
 test("the AI ghost agrees with arcade tetris play", async (t) => {
   const sequence = "TSZLJIOTTSZOIJLLJI";
   const cli = JSON.parse(execFileSync(process.env.ARCADE_BIN || "target/release/arcade",

@@ -50,6 +50,11 @@ pub enum Action {
     Right,
     /// Soft drop: one row down, locking if the piece cannot move.
     Down,
+    /// A held ↓ repeating: a soft drop of the piece its `Down` press began
+    /// on, nothing once that piece has locked, so a key still held never
+    /// drops the next piece (as on the NES).
+    #[serde(rename = "down_held")]
+    DownHeld,
     /// Rotate clockwise.
     Cw,
     /// Rotate counter-clockwise.
@@ -119,6 +124,8 @@ pub struct LiveGame {
     score: u64,
     end: Option<End>,
     last: Option<Locked>,
+    /// The piece count when ↓ was last pressed: `DownHeld` acts only on it.
+    down_pressed_on: Option<u64>,
 }
 
 impl LiveGame {
@@ -151,6 +158,7 @@ impl LiveGame {
             score: 0,
             end: None,
             last: None,
+            down_pressed_on: None,
         };
         game.spawn();
         Ok(game)
@@ -227,16 +235,27 @@ impl LiveGame {
                 self.try_move(3, 0, 0);
             }
             Action::Down => {
-                if self.try_move(0, 0, -1) {
-                    self.fall_timer = 0;
-                } else {
-                    self.lock_falling();
+                self.down_pressed_on = Some(self.pieces);
+                self.soft_drop();
+            }
+            Action::DownHeld => {
+                if self.down_pressed_on == Some(self.pieces) {
+                    self.soft_drop();
                 }
             }
             Action::Drop => {
                 while self.try_move(0, 0, -1) {}
                 self.lock_falling();
             }
+        }
+    }
+
+    /// One row down, locking the piece if it cannot move.
+    fn soft_drop(&mut self) {
+        if self.try_move(0, 0, -1) {
+            self.fall_timer = 0;
+        } else {
+            self.lock_falling();
         }
     }
 
@@ -548,6 +567,36 @@ mod tests {
         assert_eq!(g.pieces(), 0);
         g.advance(48 * rows + 48, &[]).unwrap();
         assert_eq!(g.pieces(), 1);
+    }
+
+    #[test]
+    fn a_held_soft_drop_stops_with_its_piece() {
+        let mut g = LiveGame::new(10, 20, sequence("IIOT"), 0).unwrap();
+        // ↓ pressed at tick 1, then held: a repeat every 2 ticks for 2 seconds.
+        let mut inputs = vec![(1, Action::Down)];
+        inputs.extend((1..60).map(|i| (1 + 2 * i, Action::DownHeld)));
+        g.advance(120, &inputs).unwrap();
+        assert_eq!(g.pieces(), 1, "the held key locked its own piece only");
+        let second = g.falling().unwrap();
+        // The next piece fell by gravity alone since its spawn (48 ticks a row).
+        assert!(
+            second.y >= 20 - 2,
+            "the next piece was dropped to {}",
+            second.y
+        );
+        // A new press holds again.
+        let inputs: Vec<(u64, Action)> = std::iter::once((121, Action::Down))
+            .chain((1..60).map(|i| (121 + 2 * i, Action::DownHeld)))
+            .collect();
+        g.advance(240, &inputs).unwrap();
+        assert_eq!(g.pieces(), 2);
+        // Without a press first, a repeat does nothing.
+        let mut fresh = LiveGame::new(10, 20, sequence("IIOT"), 0).unwrap();
+        let start = fresh.falling().unwrap().y;
+        fresh
+            .advance(10, &[(1, Action::DownHeld), (3, Action::DownHeld)])
+            .unwrap();
+        assert_eq!(fresh.falling().unwrap().y, start);
     }
 
     #[test]

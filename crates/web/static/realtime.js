@@ -52,3 +52,35 @@ class Lockstep {
     }
   }
 }
+
+/** Keys held down, repeated on the game's ticks rather than by the
+ *  operating system's key repeat, so a held key moves as fast on every
+ *  machine and the repeats are stamped like any press. `timing` maps an
+ *  action to `{ delay, interval }` (the NES's delayed auto shift: act on the
+ *  press, again `delay` ticks later, then every `interval` ticks), with
+ *  `as` naming the repeat's own action when it differs from the press's;
+ *  actions without an entry act once per press. */
+class HeldKeys {
+  constructor(timing) { this.timing = timing; this.held = new Map(); }
+  /** A key went down at tick `tick`; false if it was already held. */
+  down(key, action, tick) {
+    if (this.held.has(key)) return false;
+    const t = this.timing[action];
+    this.held.set(key, t ? { action, repeat: t.as || action, next: tick + t.delay, interval: t.interval }
+      : { action, next: Infinity });
+    return true;
+  }
+  has(key) { return this.held.has(key); }
+  up(key) { this.held.delete(key); }
+  /** Stops repeating `action` (a newer key for the other way wins). */
+  stop(action) { for (const [k, h] of this.held) if (h.action === action) this.held.delete(k); }
+  clear() { this.held.clear(); }
+  /** The repeats due by tick `upTo`, as `[tick, action]` in tick order. */
+  due(upTo) {
+    const out = [];
+    for (const h of this.held.values()) {
+      for (; h.next <= upTo; h.next += h.interval) out.push([h.next, h.repeat]);
+    }
+    return out.sort((a, b) => a[0] - b[0]);
+  }
+}

@@ -7,6 +7,13 @@ const CELL = 24, HIDDEN = 2, W = 10, H = 20;
 const board = $("#board"), ctx = board.getContext("2d");
 const nextCtx = $("#next").getContext("2d");
 const clock = new TickClock(60);
+// Held keys repeat as on the NES: ← → after 16 ticks, then every 6; ↓ every
+// 2 ticks, as `down_held`, which the server ignores once the piece ↓ was
+// pressed on has locked.
+const held = new HeldKeys({
+  left: { delay: 16, interval: 6 }, right: { delay: 16, interval: 6 },
+  down: { delay: 2, interval: 2, as: "down_held" },
+});
 let state = null, session = null, mode = "play", dirty = true, paused = false;
 let ppsWindow = [];
 
@@ -44,6 +51,7 @@ async function newGame() {
   if (mode === "watch") body.ai = aiChoice();
   try {
     step.reset();
+    held.clear();
     session = null;
     const s = await api("/api/tetris/new", body);
     session = s.session;
@@ -149,7 +157,11 @@ function frame(now) {
   requestAnimationFrame(frame);
   if (session && state && !paused) {
     if (mode === "play") {
-      if (!state.end) step.pump(clock.tick(now)).then((s) => { if (s) show(s); }).catch(fail);
+      if (!state.end) {
+        const tick = clock.tick(now);
+        for (const [t, action] of held.due(tick + 1)) step.press(t - 1, action);
+        step.pump(tick).then((s) => { if (s) show(s); }).catch(fail);
+      }
     } else {
       watchPump(now);
       watchShow(now);
@@ -216,6 +228,7 @@ function fail(e) { say($("#msg"), e.message, "bad"); paused = true; }
 function togglePause() {
   const now = performance.now();
   paused = !paused;
+  held.clear();
   if (paused) clock.pause(now); else { clock.resume(now); feed.restart(now, state ? state.pieces : 0); }
   $("#pause").textContent = paused ? "Resume" : "Pause";
   $("#pause").append(" ", Object.assign(document.createElement("kbd"), { textContent: "P" }));
@@ -233,8 +246,15 @@ document.addEventListener("keydown", (e) => {
   const action = KEYS[e.key];
   if (!action || mode !== "play" || !session || paused || (state && state.end)) return;
   e.preventDefault();
-  step.press(clock.tick(performance.now()), action);
+  // The operating system's repeats are ignored: HeldKeys repeats on ticks.
+  if (e.repeat || held.has(e.code)) return;
+  // The later of ← and → wins while both are held.
+  if (action === "left" || action === "right") held.stop(action === "left" ? "right" : "left");
+  held.down(e.code, action, step.press(clock.tick(performance.now()), action));
 });
+
+document.addEventListener("keyup", (e) => held.up(e.code));
+window.addEventListener("blur", () => held.clear());
 
 document.addEventListener("visibilitychange", () => {
   if (document.hidden && !paused && session && mode === "play") togglePause();
