@@ -56,6 +56,32 @@ test("not flapping crashes on the ground", async (t) => {
   });
 });
 
+test("a held Space flaps once: the key's repeats are not flaps", async (t) => {
+  await onPage(chrome.browser, t, "/flappy", async (page) => {
+    // The game with one flap at frame 1, from the API.
+    const once = await page.evaluate(async () => {
+      const s = await api("/api/flappy/new", { mode: "play", seed: 4 });
+      return api(`/api/flappy/${s.session}/tick`, { to: 60, flaps: [1] });
+    });
+    assert.equal(once.status, "crashed");
+    await page.fill("#seed", "4");
+    await page.click("#new");
+    await page.waitForFunction(() => document.querySelector("#screen").dataset.frame === "0");
+    await page.check("#stepmode");
+    await page.focus("#screen");
+    await page.keyboard.down("Space");
+    for (let f = 0; f < 60 && (await attr(page, "status")) === "running"; f++) {
+      // What the operating system sends while the key stays down.
+      await page.evaluate(() => document.activeElement.dispatchEvent(new KeyboardEvent("keydown", { key: " ", repeat: true, bubbles: true })));
+      await page.keyboard.press("n");
+      await page.waitForFunction((n) => document.querySelector("#screen").dataset.frame === String(n), f + 1);
+    }
+    await page.keyboard.up("Space");
+    assert.equal(await attr(page, "status"), "crashed");
+    assert.equal(await attr(page, "frame"), String(once.frame));
+  });
+});
+
 test("watch the oracle play in real time", async (t) => {
   await onPage(chrome.browser, t, "/flappy", async (page) => {
     await page.selectOption("#mode", "watch");

@@ -67,6 +67,21 @@ test("held keys repeat on the game's ticks: ← slides to the wall, ↓ soft-dro
   });
 });
 
+test("a held P pauses once: the key's repeats are not toggles", async (t) => {
+  await onPage(chrome.browser, t, "/tetris", async (page) => {
+    await start(page, "IIOT");
+    await page.keyboard.down("p");
+    // What the operating system sends while the key stays down.
+    for (let i = 0; i < 3; i++) {
+      await page.evaluate(() => document.activeElement.dispatchEvent(new KeyboardEvent("keydown", { key: "p", repeat: true, bubbles: true })));
+    }
+    await page.keyboard.up("p");
+    assert.match(await page.textContent("#pause"), /^Resume/);
+    await page.keyboard.press("p");
+    assert.match(await page.textContent("#pause"), /^Pause/);
+  });
+});
+
 test("the AI ghost agrees with arcade tetris play", async (t) => {
   const sequence = "TSZLJIOTTSZOIJLLJI";
   const cli = JSON.parse(execFileSync(process.env.ARCADE_BIN || "target/release/arcade",

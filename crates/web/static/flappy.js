@@ -110,7 +110,8 @@ function flap() {
 
 document.addEventListener("keydown", (e) => {
   if (e.target.matches("input, select, textarea")) return;
-  if (e.key === " " || e.key === "ArrowUp") { e.preventDefault(); flap(); }
+  // One flap per press, as in the original: a held key's repeats are ignored.
+  if (e.key === " " || e.key === "ArrowUp") { e.preventDefault(); if (!e.repeat) flap(); }
   if ((e.key === "n" || e.key === "N") && $("#stepmode").checked) stepTarget += 1;
 });
 screen.addEventListener("pointerdown", (e) => { e.preventDefault(); flap(); });

@@ -138,7 +138,7 @@ document.addEventListener("keydown", (e) => {
   if (e.target.matches("input[type=file], select, textarea")) return;
   if (e.key === "ArrowLeft") { e.preventDefault(); go(index - 1); }
   if (e.key === "ArrowRight") { e.preventDefault(); go(index + 1); }
-  if (e.key === " ") { e.preventDefault(); $("#play").click(); }
+  if (e.key === " ") { e.preventDefault(); if (!e.repeat) $("#play").click(); }
 });
 draw();
 requestAnimationFrame(frame);

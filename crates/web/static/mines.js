@@ -178,7 +178,8 @@ $("#board").addEventListener("keydown", (ev) => {
   } else if (ev.key === " " || ev.key === "Enter") {
     ev.preventDefault();
     click(x, y, S.view.rows[y][x]);
-  } else if (ev.key === "f" || ev.key === "F") {
+  } else if ((ev.key === "f" || ev.key === "F") && !ev.repeat) {
+    // A toggle acts once per press: a held key's repeats would flicker it.
     send("flag", { x, y });
   }
 });
@@ -186,7 +187,7 @@ document.addEventListener("keydown", (ev) => {
   if (ev.target.matches("input, textarea, select")) return;
   if (ev.key === "h" || ev.key === "H") send("hint");
   else if (ev.key === "s" || ev.key === "S") send("step");
-  else if (ev.key === "p" || ev.key === "P") { $("#overlay").click(); }
+  else if ((ev.key === "p" || ev.key === "P") && !ev.repeat) { $("#overlay").click(); }
 });
 
 $("#new").addEventListener("click", newGame);

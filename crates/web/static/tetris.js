@@ -241,8 +241,9 @@ const KEYS = {
 
 document.addEventListener("keydown", (e) => {
   if (e.target.matches("input, select, textarea")) return;
-  if (e.key === "p" || e.key === "P") { togglePause(); return; }
-  if (e.key === "g" || e.key === "G") { $("#ghost").checked = !$("#ghost").checked; return; }
+  // Toggles act once per press, whatever the key's repeats.
+  if (e.key === "p" || e.key === "P") { if (!e.repeat) togglePause(); return; }
+  if (e.key === "g" || e.key === "G") { if (!e.repeat) $("#ghost").checked = !$("#ghost").checked; return; }
   const action = KEYS[e.key];
   if (!action || mode !== "play" || !session || paused || (state && state.end)) return;
   e.preventDefault();
