@@ -82,6 +82,29 @@ test("a held P pauses once: the key's repeats are not toggles", async (t) => {
   });
 });
 
+test("the touch pad plays like the keys at phone width", async (t) => {
+  await onPage(chrome.browser, t, "/tetris", async (page) => {
+    await start(page, "IIOT");
+    const centre = async (action) => {
+      const box = await page.locator(`#pad [data-action=${action}]`).boundingBox();
+      return [box.x + box.width / 2, box.y + box.height / 2];
+    };
+    const pad = await page.locator("#pad").boundingBox();
+    assert.ok(pad.y >= 0 && pad.y + pad.height <= 844, `the pad is on the screen after New game: ${JSON.stringify(pad)}`);
+    const board = await page.locator("#board").boundingBox();
+    assert.ok(board.y >= 0, `the board's top is on the screen: ${JSON.stringify(board)}`);
+    // Held down, ◀ repeats like ←.
+    await page.mouse.move(...(await centre("left")));
+    await page.mouse.down();
+    await page.waitForFunction(() => document.querySelector("#board").dataset.falling.split(",")[2] === "0", null, { timeout: 5000 });
+    await page.mouse.up();
+    await page.locator("#pad [data-action=drop]").click();
+    await page.waitForFunction(() => document.querySelector("#board").dataset.pieces === "1");
+    assert.equal((await page.getAttribute("#board", "data-rows")).split("/")[19], "IIII......");
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "no sideways scroll");
+  }, { width: 390, height: 844 });
+});
+
 test("the AI ghost agrees with arcade tetris play", async (t) => {
   const sequence = "TSZLJIOTTSZOIJLLJI";
   const cli = JSON.parse(execFileSync(process.env.ARCADE_BIN || "target/release/arcade",

@@ -63,7 +63,10 @@ async function newGame() {
     ppsWindow = [[performance.now(), s.pieces]];
     show(s);
     say($("#msg"), mode === "play" ? "Go!" : `${body.ai.name} is playing`);
-    board.focus();
+    board.focus({ preventScroll: true });
+    // The whole board and, when playing, the pad under it in view (a phone's
+    // screen holds them only when scrolled there).
+    board.parentElement.scrollIntoView({ block: "nearest" });
   } catch (e) { say($("#msg"), e.message, "bad"); }
 }
 
@@ -245,17 +248,35 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "p" || e.key === "P") { if (!e.repeat) togglePause(); return; }
   if (e.key === "g" || e.key === "G") { if (!e.repeat) $("#ghost").checked = !$("#ghost").checked; return; }
   const action = KEYS[e.key];
-  if (!action || mode !== "play" || !session || paused || (state && state.end)) return;
+  if (!action || !playing()) return;
   e.preventDefault();
   // The operating system's repeats are ignored: HeldKeys repeats on ticks.
-  if (e.repeat || held.has(e.code)) return;
-  // The later of ← and → wins while both are held.
-  if (action === "left" || action === "right") held.stop(action === "left" ? "right" : "left");
-  held.down(e.code, action, step.press(clock.tick(performance.now()), action));
+  if (!e.repeat) hold(e.code, action);
 });
 
 document.addEventListener("keyup", (e) => held.up(e.code));
 window.addEventListener("blur", () => held.clear());
+
+function playing() { return mode === "play" && session && !paused && !(state && state.end); }
+
+/** A key or pad button `id` went down: `action` now, repeated while held. */
+function hold(id, action) {
+  if (!playing() || held.has(id)) return;
+  // The later of ← and → wins while both are held.
+  if (action === "left" || action === "right") held.stop(action === "left" ? "right" : "left");
+  held.down(id, action, step.press(clock.tick(performance.now()), action));
+}
+
+// The touch pad: each button is a key, held while the finger (or mouse) stays down.
+for (const button of $$("#pad button")) {
+  const id = "pad-" + button.dataset.action;
+  button.addEventListener("pointerdown", (e) => {
+    e.preventDefault();
+    button.setPointerCapture(e.pointerId);
+    hold(id, button.dataset.action);
+  });
+  for (const end of ["pointerup", "pointercancel", "lostpointercapture"]) button.addEventListener(end, () => held.up(id));
+}
 
 document.addEventListener("visibilitychange", () => {
   if (document.hidden && !paused && session && mode === "play") togglePause();
