@@ -13,11 +13,13 @@ use arcade_tetris::geek::record::Record;
 use arcade_tetris::geek::replay::{self, Frame};
 use arcade_tetris::geek::search::{self, MAX_BEAM, Search, SearchConfig, SearchError};
 use arcade_tetris::geek::solve::{self, SolveError, SolveOptions};
+use arcade_tetris::geek::splice::{self, SpliceError};
 use arcade_tetris::geek::tune::{self, GeekTune, GeekTuneSetup, TuneReport};
 use arcade_tetris::geek::value::GeekWeights;
 use arcade_tetris::geek::{HEIGHT, PIECES, WIDTH};
 use arcade_tetris::{MoveMode, Rules};
 use clap::{Args, Subcommand, ValueEnum};
+use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -55,6 +57,18 @@ pub enum Command {
     ///
     /// Example: arcade geek tune --beam 20 --pieces 3000 --generations 30 --out geek-weights.json
     Tune(TuneArgs),
+    /// Join records where they meet: a better record from two or more games.
+    ///
+    /// The sequence is fixed, so two games that hold the same field after the
+    /// same piece can each go on the other's way. Along the records' fields
+    /// the best way to each shared field is joined to the best way on from it:
+    /// the result scores at least as much as every input, and is replayed by
+    /// the reference rules before the score is printed. Records from searches
+    /// of different widths or values meet often (a wider search tends to
+    /// improve a stretch, then fall back into the same fields).
+    ///
+    /// Example: arcade geek splice wide.txt crates/tetris/records/geek-1428236.txt --out best.txt
+    Splice(SpliceArgs),
     /// Animate a record in the terminal with score and piece count.
     ///
     /// Example: arcade geek watch record.txt --delay 20
@@ -65,6 +79,19 @@ pub enum Command {
 pub struct ReplayArgs {
     /// The record: comma-separated N, Lk, Rk, Dk, Ck tokens (`-`: standard input).
     record: PathBuf,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+#[derive(Args)]
+pub struct SpliceArgs {
+    /// Two or more records of whole games (all 10,000 pieces; `-` for one read
+    /// from standard input).
+    #[arg(required = true, num_args = 2.., value_name = "RECORD")]
+    records: Vec<PathBuf>,
+    /// Where to write the spliced record.
+    #[arg(long, value_name = "FILE", default_value = "geek-record.txt")]
+    out: PathBuf,
     #[command(flatten)]
     output: OutputArgs,
 }
@@ -203,6 +230,7 @@ pub fn run(cmd: Command) -> Result<()> {
         Command::Replay(a) => replay_cmd(a),
         Command::Solve(a) => solve_cmd(a),
         Command::Tune(a) => tune_cmd(a),
+        Command::Splice(a) => splice_cmd(a),
         Command::Watch(a) => watch_cmd(a),
     }
 }
@@ -238,6 +266,104 @@ fn read_record(path: &Path) -> Result<Record> {
 fn replay_cmd(a: ReplayArgs) -> Result<()> {
     let record = read_record(&a.record)?;
     a.output.emit(&replay::replay(&record, |_| {}))
+}
+
+/// What `geek splice` prints.
+#[derive(Serialize)]
+struct SpliceReport {
+    /// The spliced record's score, replayed by the reference rules.
+    score: u64,
+    /// Each input and its own score.
+    inputs: Vec<SpliceInput>,
+    /// Where each stretch of pieces (1-based, inclusive) comes from.
+    stretches: Vec<SpliceStretch>,
+    record: String,
+}
+
+#[derive(Serialize)]
+struct SpliceInput {
+    file: String,
+    score: u64,
+}
+
+#[derive(Serialize)]
+struct SpliceStretch {
+    file: String,
+    first: usize,
+    last: usize,
+}
+
+/// Stretches listed in the text report; `--json` has them all.
+const STRETCHES_SHOWN: usize = 20;
+
+impl std::fmt::Display for SpliceReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let alone: Vec<String> = self
+            .inputs
+            .iter()
+            .map(|i| format!("{} {}", i.file, i.score))
+            .collect();
+        writeln!(
+            f,
+            "score {} (replayed), spliced from {} records (alone: {})",
+            self.score,
+            self.inputs.len(),
+            alone.join(", ")
+        )?;
+        for s in self.stretches.iter().take(STRETCHES_SHOWN) {
+            writeln!(f, "  pieces {}–{}: {}", s.first, s.last, s.file)?;
+        }
+        if self.stretches.len() > STRETCHES_SHOWN {
+            let more = self.stretches.len() - STRETCHES_SHOWN;
+            writeln!(f, "  … and {more} more stretches (--json lists them all)")?;
+        }
+        writeln!(f, "record in {}", self.record)
+    }
+}
+
+fn splice_cmd(a: SpliceArgs) -> Result<()> {
+    check_writable(&a.out).map_err(bad_input)?;
+    let records = a
+        .records
+        .iter()
+        .map(|p| read_record(p))
+        .collect::<Result<Vec<_>>>()?;
+    let names: Vec<String> = a.records.iter().map(|p| display_name(p)).collect();
+    let spliced = splice::splice(&records).map_err(|e| match e {
+        SpliceError::Incomplete { index, .. } => {
+            bad_input(anyhow::anyhow!("{}: {e}", names[index]))
+        }
+        e => bad_input(e),
+    })?;
+    let replayed = replay::replay(&spliced.record, |_| {});
+    anyhow::ensure!(
+        replayed.score == spliced.score,
+        "internal error: the spliced record replays to {}, not {}",
+        replayed.score,
+        spliced.score
+    );
+    solve::save_record(&spliced.record, &a.out)?;
+    a.output.emit(&SpliceReport {
+        score: replayed.score,
+        inputs: names
+            .iter()
+            .zip(&spliced.scores)
+            .map(|(file, &score)| SpliceInput {
+                file: file.clone(),
+                score,
+            })
+            .collect(),
+        stretches: spliced
+            .stretches
+            .iter()
+            .map(|s| SpliceStretch {
+                file: names[s.record].clone(),
+                first: s.first,
+                last: s.last,
+            })
+            .collect(),
+        record: a.out.display().to_string(),
+    })
 }
 
 fn load_weights(path: &Option<PathBuf>) -> Result<GeekWeights> {

@@ -2,7 +2,9 @@
 //! score, broken records are one-line errors, and what `solve` writes replays
 //! to the score it prints.
 
-use crate::common::{TempDir, TempFile, arcade, assert_bad_input, data_file, json, stderr};
+use crate::common::{
+    TempDir, TempFile, arcade, assert_bad_input, data_file, json, repo_file, stderr,
+};
 use std::process::{Command, Stdio};
 
 #[test]
@@ -23,6 +25,49 @@ fn broken_records_name_the_token_and_exit_2() {
     let too_long = TempFile::new("geek-too-long", "N,D60,L41\n");
     assert_bad_input(&["geek", "replay", too_long.path()], "more than 100");
     assert_bad_input(&["geek", "replay", "/nonexistent/record.txt"], "record.txt");
+}
+
+/// A record shipped in `crates/tetris/records/`.
+fn record_file(name: &str) -> String {
+    repo_file(&format!("crates/tetris/records/{name}"))
+}
+
+#[test]
+fn splice_joins_two_records_into_the_shipped_best() {
+    let dir = TempDir::new("geek-splice");
+    let out = dir.path("best.txt");
+    let (wide, ended) = (
+        record_file("geek-1428170.txt"),
+        record_file("geek-1428140.txt"),
+    );
+    let report = json(&arcade(&[
+        "geek", "splice", &wide, &ended, "--out", &out, "--json",
+    ]));
+    assert_eq!(report["score"], 1_428_236);
+    assert_eq!(report["inputs"][0]["score"], 1_428_170);
+    assert_eq!(report["stretches"][0]["first"], 1);
+    assert_eq!(report["stretches"][1]["last"], 10_000);
+    let best = std::fs::read_to_string(record_file("geek-1428236.txt")).unwrap();
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), best);
+    let text = String::from_utf8(arcade(&["geek", "splice", &wide, &ended, "--out", &out]).stdout)
+        .unwrap();
+    let stretch = text
+        .lines()
+        .find(|l| l.starts_with("  pieces 9500–10000: "));
+    assert!(
+        stretch.is_some_and(|l| l.ends_with("geek-1428140.txt")),
+        "{text}"
+    );
+    // A game that ends early is named; one record is not enough.
+    let short = TempFile::new("geek-short", "N,D19\n");
+    assert_bad_input(
+        &["geek", "splice", &wide, short.path(), "--out", &out],
+        "not at the 10,000th",
+    );
+    assert_bad_input(
+        &["geek", "splice", &wide, "--out", &out],
+        "2 values required",
+    );
 }
 
 #[test]

@@ -130,8 +130,14 @@ impl Drop for TempDir {
 /// A file of the repository's public reference data (`data/`); the test
 /// fails if it is missing.
 pub fn data_file(path: &str) -> String {
+    repo_file(&format!("data/{path}"))
+}
+
+/// A file of the repository, by its path from the root; the test fails if
+/// it is missing.
+pub fn repo_file(path: &str) -> String {
     let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../data")
+        .join("../..")
         .join(path);
     assert!(
         file.exists(),

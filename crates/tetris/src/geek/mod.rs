@@ -14,13 +14,15 @@
 //!
 //! [`Rules::geek`] holds the shapes and movement rules; this module adds the
 //! sequence and scoring ([`lock`]), records ([`record`]), a reference replay
-//! ([`replay`]) and the optimizer ([`search`]).
+//! ([`replay`]), the optimizer ([`search`]) and the joining of records where
+//! they meet on a field ([`splice`]).
 
 pub mod record;
 pub mod replay;
 pub mod search;
 mod select;
 pub mod solve;
+pub mod splice;
 pub mod tune;
 pub mod value;
 

@@ -1,0 +1,142 @@
+//! Splicing records. The sequence is fixed, so two games that hold the same
+//! field after the same piece can go on from there the same ways: the best
+//! way to that field from either game, followed by the best way on from it,
+//! is a legal game scoring at least as much as both. Each record is a chain
+//! of fields; [`splice`] finds the highest-scoring game along the chains,
+//! switching from one record to another wherever they meet.
+
+use super::PIECES;
+use super::record::Record;
+use super::replay::{End, replay};
+use serde::Serialize;
+use thiserror::Error;
+
+/// A record that cannot take part.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum SpliceError {
+    #[error("no records to splice")]
+    Empty,
+    /// `index` is the record's position in the input, for the caller to name it.
+    #[error(
+        "the game ends at piece {pieces} ({end}), not at the 10,000th: only whole games are spliced"
+    )]
+    Incomplete {
+        index: usize,
+        pieces: usize,
+        end: &'static str,
+    },
+}
+
+/// Which record a stretch of pieces comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Stretch {
+    /// The record's position in the input.
+    pub record: usize,
+    /// The stretch's first and last piece, 1-based.
+    pub first: usize,
+    pub last: usize,
+}
+
+/// The spliced game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spliced {
+    pub record: Record,
+    /// Its score, from the records' own per-piece points.
+    pub score: u64,
+    /// Each input record's own score.
+    pub scores: Vec<u64>,
+    /// Where each stretch of the spliced game comes from, in order.
+    pub stretches: Vec<Stretch>,
+}
+
+/// One record replayed: the field after each piece (before its full rows
+/// go, which fixes the field after them) and the points each piece scored.
+struct Chain {
+    fields: Vec<[u16; super::HEIGHT]>,
+    points: Vec<u64>,
+}
+
+fn chain(index: usize, record: &Record) -> Result<Chain, SpliceError> {
+    let mut fields = Vec::with_capacity(PIECES);
+    let mut points = Vec::with_capacity(PIECES);
+    let mut score = 0;
+    let r = replay(record, |f| {
+        fields.push(f.grid.map(|row| {
+            row.iter()
+                .enumerate()
+                .fold(0u16, |bits, (x, &c)| bits | (u16::from(c) << x))
+        }));
+        points.push(f.score - score);
+        score = f.score;
+    });
+    if r.end != End::PieceLimit {
+        return Err(SpliceError::Incomplete {
+            index,
+            pieces: r.pieces,
+            end: r.end.as_str(),
+        });
+    }
+    Ok(Chain { fields, points })
+}
+
+/// The best game along the records' chains of fields.
+pub fn splice(records: &[Record]) -> Result<Spliced, SpliceError> {
+    if records.is_empty() {
+        return Err(SpliceError::Empty);
+    }
+    let chains = records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| chain(i, r))
+        .collect::<Result<Vec<_>, _>>()?;
+    let n = chains.len();
+    // best[i]: the most points of a game reaching record i's field after the
+    // current piece; from[k][i]: the record whose piece k that game plays.
+    let mut best = vec![0u64; n];
+    let mut from = vec![vec![0usize; n]; PIECES];
+    for (k, from) in from.iter_mut().enumerate() {
+        let reach: Vec<u64> = (0..n).map(|i| best[i] + chains[i].points[k]).collect();
+        for i in 0..n {
+            let (j, points) = (0..n)
+                .filter(|&j| chains[j].fields[k] == chains[i].fields[k])
+                .map(|j| (j, reach[j]))
+                // On a tie a record keeps its own way, so a lone record stays whole.
+                .fold((i, reach[i]), |a, b| if b.1 > a.1 { b } else { a });
+            best[i] = points;
+            from[i] = j;
+        }
+    }
+    let end = (0..n).fold(0, |a, i| if best[i] > best[a] { i } else { a });
+    let mut used = vec![0usize; PIECES];
+    let mut at = end;
+    for k in (0..PIECES).rev() {
+        at = from[k][at];
+        used[k] = at;
+    }
+    let mut record = Record::default();
+    for (k, &i) in used.iter().enumerate() {
+        record.pieces.push(records[i].pieces[k].clone());
+    }
+    Ok(Spliced {
+        record,
+        score: best[end],
+        scores: chains.iter().map(|c| c.points.iter().sum()).collect(),
+        stretches: stretches(&used),
+    })
+}
+
+/// Runs of equal record indices, 1-based pieces.
+fn stretches(used: &[usize]) -> Vec<Stretch> {
+    let mut out: Vec<Stretch> = Vec::new();
+    for (k, &record) in used.iter().enumerate() {
+        match out.last_mut() {
+            Some(s) if s.record == record => s.last = k + 1,
+            _ => out.push(Stretch {
+                record,
+                first: k + 1,
+                last: k + 1,
+            }),
+        }
+    }
+    out
+}
