@@ -5,10 +5,11 @@
 //! of fields; [`splice`] finds the highest-scoring game along the chains,
 //! switching from one record to another wherever they meet.
 
-use super::PIECES;
 use super::record::Record;
 use super::replay::{End, replay};
+use super::{HEIGHT, PIECES};
 use serde::Serialize;
+use std::collections::HashMap;
 use thiserror::Error;
 
 /// A record that cannot take part.
@@ -52,7 +53,7 @@ pub struct Spliced {
 /// One record replayed: the field after each piece (before its full rows
 /// go, which fixes the field after them) and the points each piece scored.
 struct Chain {
-    fields: Vec<[u16; super::HEIGHT]>,
+    fields: Vec<[u16; HEIGHT]>,
     points: Vec<u64>,
 }
 
@@ -96,14 +97,19 @@ pub fn splice(records: &[Record]) -> Result<Spliced, SpliceError> {
     let mut from = vec![vec![0usize; n]; PIECES];
     for (k, from) in from.iter_mut().enumerate() {
         let reach: Vec<u64> = (0..n).map(|i| best[i] + chains[i].points[k]).collect();
+        // The best way to each field the records hold after piece k.
+        let mut meet: HashMap<&[u16; HEIGHT], usize> = HashMap::with_capacity(n);
+        for (i, &points) in reach.iter().enumerate() {
+            let j = meet.entry(&chains[i].fields[k]).or_insert(i);
+            if points > reach[*j] {
+                *j = i;
+            }
+        }
         for i in 0..n {
-            let (j, points) = (0..n)
-                .filter(|&j| chains[j].fields[k] == chains[i].fields[k])
-                .map(|j| (j, reach[j]))
-                // On a tie a record keeps its own way, so a lone record stays whole.
-                .fold((i, reach[i]), |a, b| if b.1 > a.1 { b } else { a });
-            best[i] = points;
-            from[i] = j;
+            let j = meet[&chains[i].fields[k]];
+            // On a tie a record keeps its own way, so a lone record stays whole.
+            from[i] = if reach[j] > reach[i] { j } else { i };
+            best[i] = reach[from[i]];
         }
     }
     let end = (0..n).fold(0, |a, i| if best[i] > best[a] { i } else { a });
