@@ -19,7 +19,6 @@ use arcade_tetris::geek::value::GeekWeights;
 use arcade_tetris::geek::{HEIGHT, PIECES, WIDTH};
 use arcade_tetris::{MoveMode, Rules};
 use clap::{Args, Subcommand, ValueEnum};
-use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -268,59 +267,6 @@ fn replay_cmd(a: ReplayArgs) -> Result<()> {
     a.output.emit(&replay::replay(&record, |_| {}))
 }
 
-/// What `geek splice` prints.
-#[derive(Serialize)]
-struct SpliceReport {
-    /// The spliced record's score, replayed by the reference rules.
-    score: u64,
-    /// Each input and its own score.
-    inputs: Vec<SpliceInput>,
-    /// Where each stretch of pieces (1-based, inclusive) comes from.
-    stretches: Vec<SpliceStretch>,
-    record: String,
-}
-
-#[derive(Serialize)]
-struct SpliceInput {
-    file: String,
-    score: u64,
-}
-
-#[derive(Serialize)]
-struct SpliceStretch {
-    file: String,
-    first: usize,
-    last: usize,
-}
-
-/// Stretches listed in the text report; `--json` has them all.
-const STRETCHES_SHOWN: usize = 20;
-
-impl std::fmt::Display for SpliceReport {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let alone: Vec<String> = self
-            .inputs
-            .iter()
-            .map(|i| format!("{} {}", i.file, i.score))
-            .collect();
-        writeln!(
-            f,
-            "score {} (replayed), spliced from {} records (alone: {})",
-            self.score,
-            self.inputs.len(),
-            alone.join(", ")
-        )?;
-        for s in self.stretches.iter().take(STRETCHES_SHOWN) {
-            writeln!(f, "  pieces {}–{}: {}", s.first, s.last, s.file)?;
-        }
-        if self.stretches.len() > STRETCHES_SHOWN {
-            let more = self.stretches.len() - STRETCHES_SHOWN;
-            writeln!(f, "  … and {more} more stretches (--json lists them all)")?;
-        }
-        writeln!(f, "record in {}", self.record)
-    }
-}
-
 fn splice_cmd(a: SpliceArgs) -> Result<()> {
     check_writable(&a.out).map_err(bad_input)?;
     let records = a
@@ -343,27 +289,8 @@ fn splice_cmd(a: SpliceArgs) -> Result<()> {
         spliced.score
     );
     solve::save_record(&spliced.record, &a.out)?;
-    a.output.emit(&SpliceReport {
-        score: replayed.score,
-        inputs: names
-            .iter()
-            .zip(&spliced.scores)
-            .map(|(file, &score)| SpliceInput {
-                file: file.clone(),
-                score,
-            })
-            .collect(),
-        stretches: spliced
-            .stretches
-            .iter()
-            .map(|s| SpliceStretch {
-                file: names[s.record].clone(),
-                first: s.first,
-                last: s.last,
-            })
-            .collect(),
-        record: a.out.display().to_string(),
-    })
+    a.output
+        .emit(&spliced.report(&names, &a.out.display().to_string()))
 }
 
 fn load_weights(path: &Option<PathBuf>) -> Result<GeekWeights> {

@@ -10,6 +10,7 @@ use super::replay::{End, replay};
 use super::{HEIGHT, PIECES};
 use serde::Serialize;
 use std::collections::HashMap;
+use std::fmt;
 use thiserror::Error;
 
 /// A record that cannot take part.
@@ -29,7 +30,7 @@ pub enum SpliceError {
 }
 
 /// Which record a stretch of pieces comes from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stretch {
     /// The record's position in the input.
     pub record: usize,
@@ -48,6 +49,89 @@ pub struct Spliced {
     pub scores: Vec<u64>,
     /// Where each stretch of the spliced game comes from, in order.
     pub stretches: Vec<Stretch>,
+}
+
+/// What `arcade geek splice` prints: the spliced game, named by files.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SpliceReport {
+    /// The spliced record's score.
+    pub score: u64,
+    /// Each input and its own score.
+    pub inputs: Vec<SpliceInput>,
+    /// Where each stretch of pieces (1-based, inclusive) comes from.
+    pub stretches: Vec<SpliceStretch>,
+    pub record: String,
+}
+
+/// An input record, by its file name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SpliceInput {
+    pub file: String,
+    pub score: u64,
+}
+
+/// A stretch of pieces (1-based, inclusive) and the file it comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SpliceStretch {
+    pub file: String,
+    pub first: usize,
+    pub last: usize,
+}
+
+/// Stretches listed in the text report; `--json` has them all.
+const STRETCHES_SHOWN: usize = 20;
+
+impl fmt::Display for SpliceReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let alone: Vec<String> = self
+            .inputs
+            .iter()
+            .map(|i| format!("{} {}", i.file, i.score))
+            .collect();
+        writeln!(
+            f,
+            "score {} (replayed), spliced from {} records (alone: {})",
+            self.score,
+            self.inputs.len(),
+            alone.join(", ")
+        )?;
+        for s in self.stretches.iter().take(STRETCHES_SHOWN) {
+            writeln!(f, "  pieces {}–{}: {}", s.first, s.last, s.file)?;
+        }
+        if self.stretches.len() > STRETCHES_SHOWN {
+            let more = self.stretches.len() - STRETCHES_SHOWN;
+            writeln!(f, "  … and {more} more stretches (--json lists them all)")?;
+        }
+        writeln!(f, "record in {}", self.record)
+    }
+}
+
+impl Spliced {
+    /// The report of this splice, the inputs named `names` (in input order)
+    /// and the record written to `record`.
+    pub fn report(&self, names: &[String], record: &str) -> SpliceReport {
+        SpliceReport {
+            score: self.score,
+            inputs: names
+                .iter()
+                .zip(&self.scores)
+                .map(|(file, &score)| SpliceInput {
+                    file: file.clone(),
+                    score,
+                })
+                .collect(),
+            stretches: self
+                .stretches
+                .iter()
+                .map(|s| SpliceStretch {
+                    file: names[s.record].clone(),
+                    first: s.first,
+                    last: s.last,
+                })
+                .collect(),
+            record: record.to_string(),
+        }
+    }
 }
 
 /// One record replayed: the field after each piece (before its full rows
