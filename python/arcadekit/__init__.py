@@ -20,7 +20,9 @@ from .solvers import *  # noqa: F401,F403
 from .solvers import __all__ as _solver_names
 from .tetris import TetrisEnv
 from .tiles import TilesEnv
-from ._arcadekit import episode_seed
+from ._native import native as _native
+
+episode_seed = _native.episode_seed
 from .vector import FlappyVectorEnv, MinesweeperVectorEnv, TetrisVectorEnv
 
 __all__ = [

@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from . import _arcadekit as _ak
+from ._native import native as _ak
 from ._seeding import engine_seed
 
 

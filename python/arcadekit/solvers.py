@@ -9,7 +9,7 @@ from typing import Callable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import _arcadekit as _ak
+from ._native import native as _ak
 
 __all__ = [
     "move_median",

@@ -8,7 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from . import _arcadekit as _ak
+from ._native import native as _ak
 from ._render import tiles_frame, tiles_text
 from ._seeding import engine_seed
 

@@ -20,7 +20,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from . import _arcadekit as _ak
+from ._native import native as _ak
 from ._seeding import MAX_SEED
 from .flappy import FlappyEnv
 from .minesweeper import MinesweeperEnv

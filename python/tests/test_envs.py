@@ -80,6 +80,10 @@ def test_tetris_random_legal_play_keeps_the_board_consistent():
         (lambda: arcadekit.MinesweeperEnv(level="3x3/9", rule="sfar"), "do not fit"),
         (lambda: arcadekit.MinesweeperEnv(rule="safe"), "unknown rule"),
         (lambda: arcadekit.FlappyEnv(max_pipes=0), "max_pipes"),
+        (lambda: arcadekit.TetrisEnv(max_pieces=0), "^max_pieces must be at least 1$"),
+        (lambda: arcadekit.TetrisEnv(max_pieces=-1), "^max_pieces must not be negative, got -1$"),
+        (lambda: arcadekit.TetrisEnv(width=-3), "^width must not be negative, got -3$"),
+        (lambda: arcadekit.FlappyEnv(max_pipes=2**70), f"^max_pipes {2**70} is too large$"),
         (lambda: arcadekit.TetrisEnv(render_mode="human"), "render_mode"),
     ],
 )

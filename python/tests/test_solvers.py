@@ -91,13 +91,18 @@ def test_move_median_axes_dtypes_and_ties():
 
 def test_move_median_errors():
     a = np.arange(10.0)
-    for window, min_count in [(0, None), (11, None), (3, 4), (3, 0)]:
+    for window, min_count in [(0, None), (11, None), (3, 4), (3, 0), (-1, None), (3, -2)]:
         with pytest.raises(ValueError):
             ak.move_median(a, window, min_count)
         with pytest.raises(ValueError):
             bn.move_median(a, window, min_count)
     with pytest.raises(ValueError):
         ak.move_median(np.float64(1.0), 1)
+    # A negative window reads as bottleneck's, word for word.
+    with pytest.raises(ValueError, match=r"^Moving window \(=-1\) must between 1 and 10, inclusive$"):
+        ak.move_median(a, -1)
+    with pytest.raises(ValueError, match=r"^Moving window \(=-1\) must between 1 and 10, inclusive$"):
+        bn.move_median(a, -1)
 
 
 def test_sketch_grey_and_rgb_agree_and_bad_input_is_rejected():
@@ -190,6 +195,14 @@ def test_geek_solve_calls_progress_and_writes_a_record_that_replays(tmp_path):
     assert ak.geek_replay(out.read_text())["score"] == report["score"] > 0
     with pytest.raises(ValueError, match="beam"):
         ak.geek_solve(str(out), beam=0)
+    # A negative count names its argument (PyO3 alone says only "can't
+    # convert negative int to unsigned").
+    with pytest.raises(ValueError, match="^beam must not be negative, got -5$"):
+        ak.geek_solve(str(out), beam=-5)
+    with pytest.raises(ValueError, match="^moves must not be negative, got -1$"):
+        ak.jumpin_generate(-1)
+    with pytest.raises(ValueError, match="^master must not be negative, got -2$"):
+        ak.episode_seed(-2, 0, 0)
 
 
 def test_geek_solve_progress_errors_propagate(tmp_path):
@@ -200,28 +213,37 @@ def test_geek_solve_progress_errors_propagate(tmp_path):
         ak.geek_solve(str(tmp_path / "r.txt"), beam=20, pieces=3000, progress=boom)
 
 
-def test_a_long_geek_solve_stops_at_ctrl_c(tmp_path):
-    """Ctrl-C (SIGINT) ends a search that would run for minutes within a
-    second or two, as KeyboardInterrupt, with or without a progress callback."""
-    for progress in ["None", "lambda d, t: None"]:
-        script = (
-            "import arcadekit as ak\n"
-            "print('started', flush=True)\n"
-            f"ak.geek_solve({str(tmp_path / 'r.txt')!r}, beam=50000, progress={progress})\n"
-        )
-        child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            assert child.stdout.readline() == "started\n"
-            time.sleep(1.0)
-            child.send_signal(signal.SIGINT)
-            start = time.monotonic()
-            _, err = child.communicate(timeout=60)
-            stopped_in = time.monotonic() - start
-        finally:
-            child.kill()
-        assert "KeyboardInterrupt" in err, err
-        assert child.returncode != 0
-        assert stopped_in < 10, f"{progress}: {stopped_in:.1f} s after the signal"
+@pytest.mark.parametrize(
+    "call",
+    [
+        "ak.geek_solve({out!r}, beam=50000)",
+        "ak.geek_solve({out!r}, beam=50000, progress=lambda d, t: None)",
+        # BCTS on 10×20 plays tens of millions of lines: minutes of work.
+        "ak.tetris_play()",
+    ],
+)
+def test_a_long_call_stops_at_ctrl_c(tmp_path, call):
+    """Ctrl-C (SIGINT) ends a call that would run for minutes within a
+    second or two, as KeyboardInterrupt."""
+    script = (
+        "import arcadekit as ak\n"
+        "print('started', flush=True)\n"
+        f"{call.format(out=str(tmp_path / 'r.txt'))}\n"
+        "print('finished', flush=True)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "started\n"
+        time.sleep(1.0)
+        child.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        out, err = child.communicate(timeout=60)
+        stopped_in = time.monotonic() - start
+    finally:
+        child.kill()
+    assert "KeyboardInterrupt" in err and "finished" not in out, err
+    assert child.returncode != 0
+    assert stopped_in < 10, f"{call}: {stopped_in:.1f} s after the signal"
 
 
 def test_jumpin_solve_matches_the_official_minimums():
@@ -242,6 +264,9 @@ def test_jumpin_generate_gives_a_puzzle_of_that_length():
 
 
 def test_tiles_generate_solve_and_check():
+    # The CLI's bound on layers holds here too (the library checks it).
+    with pytest.raises(ValueError, match=r"^layers 1000000 is out of range \(1..=200\)$"):
+        ak.tiles_generate(layers=10**6)
     level, report = ak.tiles_generate(layers=6, types=6, groups=2, seed=3, verify_seconds=5)
     assert report["verdict"] == "solved"
     solved = ak.tiles_solve(level)

@@ -114,8 +114,15 @@ def test_vector_errors():
                 vec.step(wrong)
     with pytest.raises(ValueError, match="not 0"):
         ak.FlappyVectorEnv(2).step(np.array([0, 5]))
-    with pytest.raises(ValueError, match="num_envs"):
+    with pytest.raises(ValueError, match=r"^num_envs 0 is out of range \(1..=1048576\)$"):
         ak.MinesweeperVectorEnv(0)
+    # Too many games is an error, not an aborted allocation.
+    with pytest.raises(ValueError, match=r"^num_envs 1000000000 is out of range"):
+        ak.TetrisVectorEnv(10**9)
+    with pytest.raises(ValueError, match=r"^num_envs 300 is too many for boards of 1000000 cells: at most 268 "):
+        ak.MinesweeperVectorEnv(300, level="1000x1000/10")
+    with pytest.raises(ValueError, match=r"^num_envs must not be negative, got -1$"):
+        ak.FlappyVectorEnv(-1)
     with pytest.raises(ValueError, match="seed"):
         env.reset(seed=[1, 2])
 

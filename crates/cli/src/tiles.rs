@@ -9,7 +9,7 @@ use arcade_tiles::bench::{self, BenchConfig, Source};
 use arcade_tiles::evolve::EvolveConfig;
 use arcade_tiles::exact::Limits;
 use arcade_tiles::generated::{GenerateConfig, Method, VerifyError};
-use arcade_tiles::layout::Classic;
+use arcade_tiles::layout::{Classic, MAX_LAYERS};
 use arcade_tiles::{
     Level, Solver, check_clicks, generate_verified, load_level, parse_clicks, solve_level,
 };
@@ -91,9 +91,6 @@ enum MethodName {
     /// DE swaps until greedy clears the level (the published approach).
     DeSwap,
 }
-
-/// Most layers of the classic layout: 6,100 positions, so a level is bounded.
-const MAX_LAYERS: usize = 200;
 
 /// A layer count, 1..=200.
 fn layers(s: &str) -> Result<usize, String> {

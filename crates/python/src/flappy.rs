@@ -2,7 +2,7 @@
 
 use crate::flappy_in_place::InPlace;
 use crate::value_error;
-use crate::vector::{Game, Outputs, Slots, wrong_count};
+use crate::vector::{Game, Outputs, Slots, check_num_envs, wrong_count};
 use arcade_flappy::env::Status;
 use arcade_flappy::episode::eval_seed;
 use arcade_flappy::obs::{BASIC, EXTENDED, observe};
@@ -295,9 +295,7 @@ impl FlappyVectorCore {
         max_pipes: Option<u64>,
         extended: bool,
     ) -> PyResult<FlappyVectorCore> {
-        if num_envs == 0 {
-            return Err(value_error("num_envs must be at least 1"));
-        }
+        check_num_envs(num_envs, 1).map_err(value_error)?;
         if max_pipes == Some(0) {
             return Err(value_error("max_pipes must be at least 1"));
         }
@@ -445,9 +443,7 @@ fn flappy_engine_seconds(
     extended: bool,
     seed: u64,
 ) -> PyResult<f64> {
-    if num_envs == 0 {
-        return Err(value_error("num_envs must be at least 1"));
-    }
+    check_num_envs(num_envs, 1).map_err(value_error)?;
     let config = Config {
         max_pipes: None,
         features: features(extended),

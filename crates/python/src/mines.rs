@@ -1,6 +1,6 @@
 //! Minesweeper: the single-game core, the vector core and the analyser.
 
-use crate::vector::{Game, Slots};
+use crate::vector::{Game, Slots, check_num_envs};
 use crate::{to_json, value_error};
 use arcade_mines::game::Status;
 use arcade_mines::play::next_move;
@@ -271,10 +271,8 @@ impl MinesVectorCore {
     #[new]
     #[pyo3(signature = (num_envs, seed, level="beginner", rule="sfar"))]
     fn new(num_envs: usize, seed: u64, level: &str, rule: &str) -> PyResult<MinesVectorCore> {
-        if num_envs == 0 {
-            return Err(value_error("num_envs must be at least 1"));
-        }
         let config = config(level, rule)?;
+        check_num_envs(num_envs, config.level.width * config.level.height).map_err(value_error)?;
         Ok(MinesVectorCore {
             slots: Slots::new(&config, num_envs, seed),
             config,

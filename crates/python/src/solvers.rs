@@ -67,12 +67,13 @@ fn move_median_row(
 fn move_median_rows<'py>(
     py: Python<'py>,
     a: PyReadonlyArray2<'py, f64>,
-    window: usize,
-    min_count: usize,
+    window: i64,
+    min_count: i64,
     algorithm: &str,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let (rows, n) = a.as_array().dim();
-    if window == 0 || window > n.max(1) {
+    // Signed, so that a negative window gets the message below too.
+    if window < 1 || window as u64 > n.max(1) as u64 {
         // bottleneck.move_median's message word for word (its grammar too),
         // so code that matches on it keeps working with the drop-in.
         return Err(value_error(format!(
@@ -80,11 +81,12 @@ fn move_median_rows<'py>(
             n.max(1)
         )));
     }
-    if min_count == 0 || min_count > window {
+    if min_count < 1 || min_count > window {
         return Err(value_error(format!(
             "min_count (={min_count}) must be between 1 and window (={window})"
         )));
     }
+    let (window, min_count) = (window as usize, min_count as usize);
     let algorithm = match algorithm {
         "auto" => Algorithm::Auto,
         "sorted" => Algorithm::Sorted,
@@ -193,7 +195,7 @@ fn geek_replay(py: Python<'_>, record: &str) -> PyResult<String> {
 /// between calls. A KeyboardInterrupt (or an exception from the callback)
 /// cancels `bar`, so a job that polls it stops early, and is raised when
 /// the job has ended.
-fn with_progress<T: Send>(
+pub(crate) fn with_progress<T: Send>(
     py: Python<'_>,
     bar: &Progress,
     callback: Option<Py<PyAny>>,

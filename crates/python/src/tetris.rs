@@ -1,8 +1,10 @@
 //! Tetris: the single-game core, the vector core and the AIs' best placement.
 
-use crate::vector::{Game, Outputs, Slots};
+use crate::solvers::with_progress;
+use crate::vector::{Game, Outputs, Slots, check_num_envs};
 use crate::{to_json, value_error};
 use arcade_core::Rng;
+use arcade_core::progress::Progress;
 use arcade_core::rng::derive_seed;
 use arcade_tetris::env::{Env, EnvConfig, EnvError, Pieces, ROTATIONS, Variant};
 use arcade_tetris::{Board, MoveMode, Piece, PieceSource, Player, Randomizer, Rules, Weights};
@@ -352,10 +354,8 @@ impl TetrisVectorCore {
         scoring: &str,
         max_pieces: Option<u64>,
     ) -> PyResult<TetrisVectorCore> {
-        if num_envs == 0 {
-            return Err(value_error("num_envs must be at least 1"));
-        }
         let config = config(width, height, pieces, scoring, max_pieces)?;
+        check_num_envs(num_envs, width * height).map_err(value_error)?;
         let slots = Slots::new(&config, num_envs, seed);
         let legal = vec![0; num_envs * legal_words(ROTATIONS * width)];
         let samplers = (0..num_envs as u64).map(|i| sampler(seed, i)).collect();
@@ -745,11 +745,15 @@ fn tetris_play(
         max_lines: None,
     };
     let start = std::time::Instant::now();
-    let result = py.detach(|| {
+    // A 10×20 game runs for minutes: Ctrl-C stops it within a piece.
+    let bar = Progress::hidden();
+    let result = with_progress(py, &bar, None, || {
         let mut player = Player::new(Rules::classic(), weights.clone(), MoveMode::Drop, false);
         let mut source = PieceSource::random(kind, seed);
-        arcade_tetris::game::play(&mut player, board, &mut source, limits, |_| {})
-    });
+        arcade_tetris::game::play_while(&mut player, board, &mut source, limits, |_| {
+            !bar.is_cancelled()
+        })
+    })?;
     to_json(&arcade_tetris::game::PlayReport::new(
         &weights.name,
         &board,

@@ -6,6 +6,31 @@
 use crate::seeds::episode_seed;
 use rayon::prelude::*;
 
+/// Most sub-environments one vector environment holds.
+pub(crate) const MAX_ENVS: usize = 1 << 20;
+
+/// Most board cells the games of one vector environment hold together: a
+/// game keeps a few bytes a cell, so this bounds the memory (a few GiB) and
+/// a mistyped `num_envs` is an error instead of an aborted allocation.
+const MAX_CELLS: usize = 1 << 28;
+
+/// Checks `num_envs` for games of `cells` board cells each.
+pub(crate) fn check_num_envs(num_envs: usize, cells: usize) -> Result<(), String> {
+    if !(1..=MAX_ENVS).contains(&num_envs) {
+        return Err(format!(
+            "num_envs {num_envs} is out of range (1..={MAX_ENVS})"
+        ));
+    }
+    let most = MAX_CELLS / cells.max(1);
+    if num_envs > most {
+        return Err(format!(
+            "num_envs {num_envs} is too many for boards of {cells} cells: at most {most} \
+             (2^28 cells in all)"
+        ));
+    }
+    Ok(())
+}
+
 /// One game a vector environment can hold.
 pub(crate) trait Game: Send + Sized {
     type Config: Sync;

@@ -72,6 +72,8 @@ pub enum EnvError {
     GeekSize { width: usize, height: usize },
     #[error("the piece sequence is empty")]
     EmptySequence,
+    #[error("max_pieces must be at least 1")]
+    NoPieces,
     #[error("action {action} is out of range (0..{actions})")]
     OutOfRange { action: usize, actions: usize },
     #[error("action {action} (rotation {rotation}, column {col}) is not a legal placement")]
@@ -132,6 +134,9 @@ impl Env {
     /// `arcade tetris play --seed` does.
     pub fn new(config: EnvConfig, seed: u64) -> Result<Env, EnvError> {
         let board = Board::new(config.width, config.height)?;
+        if config.max_pieces == Some(0) {
+            return Err(EnvError::NoPieces);
+        }
         let (rules, source) = match &config.variant {
             Variant::Classic { pieces } => {
                 let source = match pieces {

@@ -26,6 +26,8 @@ pub enum End {
     LineLimit,
     /// An explicit piece sequence ran out.
     SequenceEnd,
+    /// The caller stopped the game ([`play_while`]).
+    Stopped,
 }
 
 impl End {
@@ -36,6 +38,7 @@ impl End {
             End::PieceLimit => "piece_limit",
             End::LineLimit => "line_limit",
             End::SequenceEnd => "sequence_end",
+            End::Stopped => "stopped",
         }
     }
 }
@@ -66,10 +69,26 @@ pub struct Step<'a> {
 /// calling `observe` after every lock.
 pub fn play(
     player: &mut Player,
-    mut board: Board,
+    board: Board,
     source: &mut PieceSource,
     limits: Limits,
     mut observe: impl FnMut(&Step),
+) -> GameResult {
+    play_while(player, board, source, limits, |step| {
+        observe(step);
+        true
+    })
+}
+
+/// As [`play`], and ends the game as [`End::Stopped`] when `observe`
+/// returns false: a 10×20 game can run for many minutes, and a caller such
+/// as Python's Ctrl-C must be able to stop it.
+pub fn play_while(
+    player: &mut Player,
+    mut board: Board,
+    source: &mut PieceSource,
+    limits: Limits,
+    mut observe: impl FnMut(&Step) -> bool,
 ) -> GameResult {
     let mut result = GameResult {
         lines: 0,
@@ -102,7 +121,7 @@ pub fn play(
         if lock.lines > 0 {
             result.clears[lock.lines as usize - 1] += 1;
         }
-        observe(&Step {
+        let go_on = observe(&Step {
             board: &board,
             piece,
             placement,
@@ -111,6 +130,9 @@ pub fn play(
             lines: result.lines,
             pieces: result.pieces,
         });
+        if !go_on {
+            break End::Stopped;
+        }
         current = next;
         next = source.next();
     };
@@ -175,6 +197,31 @@ mod tests {
             .map(|r| u64::from(r.count_ones()))
             .sum();
         assert_eq!(cells_locked, on_board + 10 * r.lines);
+    }
+
+    #[test]
+    fn a_stopped_game_ends_where_the_full_game_was() {
+        let board = Board::new(10, 10).unwrap();
+        let limits = Limits {
+            max_pieces: Some(400),
+            max_lines: None,
+        };
+        let mut boards = Vec::new();
+        let mut source = PieceSource::random(Randomizer::Uniform, 3);
+        let full = play(&mut bcts(), board, &mut source, limits, |s| {
+            boards.push((*s.board, s.lines));
+        });
+        assert_eq!(full.end, End::PieceLimit);
+        let mut last = None;
+        let mut source = PieceSource::random(Randomizer::Uniform, 3);
+        let stopped = play_while(&mut bcts(), board, &mut source, limits, |s| {
+            last = Some((*s.board, s.lines));
+            s.pieces < 137
+        });
+        assert_eq!((stopped.end, stopped.pieces), (End::Stopped, 137));
+        assert_eq!(last, Some(boards[136]));
+        assert_eq!(stopped.lines, boards[136].1);
+        assert_eq!(End::Stopped.as_str(), "stopped");
     }
 
     #[test]

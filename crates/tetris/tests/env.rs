@@ -138,6 +138,12 @@ fn bad_actions_and_configurations_are_errors() {
         ..config(10, 20, None)
     };
     assert_eq!(Env::new(empty, 1).unwrap_err(), EnvError::EmptySequence);
+    // A game truncated before its first piece would start already over.
+    assert_eq!(
+        Env::new(config(10, 20, Some(0)), 1).unwrap_err(),
+        EnvError::NoPieces
+    );
+    assert!(Env::new(config(10, 20, Some(1)), 1).is_ok());
 }
 
 #[test]

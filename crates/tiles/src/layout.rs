@@ -19,6 +19,9 @@ pub struct Classic {
     pub groups: usize,
 }
 
+/// Most layers of a classic level: 6,100 positions, so a level is bounded.
+pub const MAX_LAYERS: usize = 200;
+
 /// Why a classic level cannot be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LayoutError {
@@ -30,6 +33,8 @@ pub enum LayoutError {
     },
     #[error("need at least one layer, one type and one group")]
     Empty,
+    #[error("layers {0} is out of range (1..={MAX_LAYERS})")]
+    TooManyLayers(usize),
 }
 
 impl Classic {
@@ -42,14 +47,19 @@ impl Classic {
         }
     }
 
+    /// Tiles of the level (saturating, so that absurd counts fail
+    /// [`Classic::validate`] instead of overflowing).
     pub fn tiles(&self) -> usize {
-        3 * self.types * self.groups
+        self.types.saturating_mul(self.groups).saturating_mul(3)
     }
 
     /// Checks that the tiles fit.
     pub fn validate(&self) -> Result<(), LayoutError> {
         if self.layers == 0 || self.types == 0 || self.groups == 0 {
             return Err(LayoutError::Empty);
+        }
+        if self.layers > MAX_LAYERS {
+            return Err(LayoutError::TooManyLayers(self.layers));
         }
         let positions = positions(self.layers).len();
         if self.tiles() > positions {
@@ -177,5 +187,29 @@ mod tests {
             .validate()
             .is_err()
         );
+    }
+
+    #[test]
+    fn absurd_shapes_are_errors_not_allocations() {
+        assert!(Classic::new(MAX_LAYERS).validate().is_ok());
+        assert_eq!(
+            Classic::new(MAX_LAYERS + 1).validate(),
+            Err(LayoutError::TooManyLayers(MAX_LAYERS + 1))
+        );
+        assert_eq!(
+            Classic::new(usize::MAX).validate(),
+            Err(LayoutError::TooManyLayers(usize::MAX))
+        );
+        // 3 × types × groups would overflow: it saturates and does not fit.
+        let huge = Classic {
+            layers: 10,
+            types: usize::MAX / 2,
+            groups: 3,
+        };
+        assert_eq!(huge.tiles(), usize::MAX);
+        assert!(matches!(
+            huge.validate(),
+            Err(LayoutError::TooManyTiles { .. })
+        ));
     }
 }

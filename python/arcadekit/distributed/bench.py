@@ -8,7 +8,7 @@ import json
 import time
 from typing import Callable, Optional
 
-from .. import _arcadekit
+from .._native import native as _arcadekit
 from .cluster import connect
 from .progress import Bar
 from .store import ShardStore

@@ -13,7 +13,7 @@ import sys
 import time
 from typing import Callable, Optional
 
-from .. import _arcadekit
+from .._native import native as _arcadekit
 from .cluster import connect
 from .progress import Bar
 

@@ -6,7 +6,7 @@ use arcade_core::progress::Progress;
 use arcade_tiles::bench::{self, BenchConfig, BenchReport, BenchTable, Partial, Source};
 use arcade_tiles::evolve::EvolveConfig;
 use arcade_tiles::exact::Limits;
-use arcade_tiles::layout::Classic;
+use arcade_tiles::layout::{Classic, MAX_LAYERS};
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 use std::time::Duration;
@@ -66,9 +66,6 @@ fn random() -> String {
 fn one() -> u64 {
     1
 }
-
-/// Most layers of the classic layout (as the CLI).
-const MAX_LAYERS: usize = 200;
 
 fn in_range(what: &str, v: usize, low: usize, high: usize) -> Result<usize, String> {
     match (low..=high).contains(&v) {

@@ -1,0 +1,70 @@
+"""The compiled extension, with errors that name a bad integer argument.
+
+PyO3 reports a negative or too large integer for an unsigned parameter as a
+bare ``OverflowError`` ("can't convert negative int to unsigned") that does
+not say which argument it was; :data:`native` re-raises it as the package's
+usual ``ValueError``, naming the argument. Everything else passes through.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any, Callable, Dict, Optional, Sequence
+
+import numpy as np
+
+from . import _arcadekit
+
+
+def _out_of_range(names: Sequence[str], args: tuple, kwargs: Dict[str, Any]) -> Optional[ValueError]:
+    """The error naming the integer argument that could not be converted,
+    or ``None`` when it cannot be told which one it was."""
+    given = {**dict(zip(names, args)), **kwargs}
+    ints = {
+        name: int(v)
+        for name, v in given.items()
+        if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+    }
+    for name, v in ints.items():
+        if v < 0:
+            return ValueError(f"{name} must not be negative, got {v}")
+    large = [(name, v) for name, v in ints.items() if v >= 2**32]
+    if len(large) == 1:
+        name, v = large[0]
+        return ValueError(f"{name} {v} is too large")
+    return None
+
+
+def _naming(fn: Callable) -> Callable:
+    try:
+        names = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return fn
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except OverflowError as err:
+            clear = _out_of_range(names, args, kwargs)
+            if clear is None:
+                raise
+            raise clear from err
+
+    return call
+
+
+class _Native:
+    """``_arcadekit`` with each function and class constructor wrapped by
+    :func:`_naming` (looked up once, then cached)."""
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(_arcadekit, name)
+        if callable(value):
+            value = _naming(value)
+        setattr(self, name, value)
+        return value
+
+
+native: Any = _Native()
