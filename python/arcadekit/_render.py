@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 
 _SKY = np.array([112, 197, 206], np.uint8)
@@ -57,23 +59,35 @@ _NUMBER_COLOURS = np.array(
 )
 
 
-def mines_frame(grid: np.ndarray, cell: int = 16) -> np.ndarray:
+# The longest side of a Minesweeper frame: large boards get smaller cells
+# (a 1000×1000 board at 16 pixels a cell would be a 768 MB frame).
+_MINES_FRAME_SIDE = 2048
+
+
+def _mines_cells(cell: int) -> np.ndarray:
+    """The 10 cell pictures, ``(10, cell, cell, 3)``: 0–8 revealed (a dot
+    sized by the number, in its classic colour), 9 hidden."""
+    pictures = np.full((10, cell, cell, 3), 192, np.uint8)
+    pictures[9] = 120
+    c = cell // 2
+    for v in range(1, 9):
+        r = max(1, min(c, 2 + v * (cell // 2 - 3) // 8))
+        pictures[v, c - r : c + r, c - r : c + r] = _NUMBER_COLOURS[v]
+    return pictures
+
+
+def mines_frame(grid: np.ndarray, cell: Optional[int] = None) -> np.ndarray:
     """The revealed grid (−1 hidden, 0–8): hidden cells dark, numbers in their
-    classic colours (a filled dot sized by the number)."""
+    classic colours (a filled dot sized by the number). ``cell`` pixels a
+    square: 16, or fewer (down to 1) so the frame fits 2048 pixels a side."""
     h, w = grid.shape
-    frame = np.full((h * cell, w * cell, 3), 192, np.uint8)
-    for y in range(h):
-        for x in range(w):
-            v = int(grid[y, x])
-            block = frame[y * cell : (y + 1) * cell, x * cell : (x + 1) * cell]
-            if v < 0:
-                block[:] = 120
-            elif v > 0:
-                r = 2 + v * (cell // 2 - 3) // 8
-                c = cell // 2
-                block[c - r : c + r, c - r : c + r] = _NUMBER_COLOURS[v]
-    frame[::cell, :, :] = 96
-    frame[:, ::cell, :] = 96
+    if cell is None:
+        cell = max(1, min(16, _MINES_FRAME_SIDE // max(h, w)))
+    index = np.where(grid < 0, 9, np.clip(grid, 0, 8)).astype(np.intp)
+    frame = _mines_cells(cell)[index].transpose(0, 2, 1, 3, 4).reshape(h * cell, w * cell, 3)
+    if cell >= 6:  # grid lines, where they leave room for the cells
+        frame[::cell, :, :] = 96
+        frame[:, ::cell, :] = 96
     return frame
 
 

@@ -39,6 +39,47 @@ def test_render_modes(name):
     assert len(np.unique(frame.reshape(-1, 3), axis=0)) >= 2
 
 
+def _mines_frame_naive(grid, cell):
+    """The frame drawn cell by cell (the drawing before it was vectorized)."""
+    from arcadekit._render import _NUMBER_COLOURS
+
+    h, w = grid.shape
+    frame = np.full((h * cell, w * cell, 3), 192, np.uint8)
+    for y in range(h):
+        for x in range(w):
+            v = int(grid[y, x])
+            block = frame[y * cell : (y + 1) * cell, x * cell : (x + 1) * cell]
+            if v < 0:
+                block[:] = 120
+            elif v > 0:
+                r = 2 + v * (cell // 2 - 3) // 8
+                c = cell // 2
+                block[c - r : c + r, c - r : c + r] = _NUMBER_COLOURS[v]
+    frame[::cell, :, :] = 96
+    frame[:, ::cell, :] = 96
+    return frame
+
+
+def test_mines_frames_match_the_naive_drawing_and_stay_small():
+    from arcadekit._render import mines_frame
+
+    rng = np.random.default_rng(5)
+    checked = 0
+    for _ in range(30):
+        grid = rng.integers(-1, 9, size=(int(rng.integers(1, 25)), int(rng.integers(1, 25))))
+        for cell in (16, 7):
+            np.testing.assert_array_equal(mines_frame(grid, cell), _mines_frame_naive(grid, cell))
+            checked += 1
+    assert checked == 60
+    # A 1000×1000 board gets 2-pixel cells: a 12 MB frame, not 768 MB.
+    env = arcadekit.MinesweeperEnv(level="1000x1000/1000", render_mode="rgb_array")
+    env.reset(seed=0)
+    env.step(0)
+    frame = env.render()
+    assert frame.shape == (2000, 2000, 3)
+    assert (frame == 120).all(axis=2).any() and (frame == 192).all(axis=2).any()  # hidden, open
+
+
 def test_tetris_mask_and_illegal_action():
     env = arcadekit.TetrisEnv()
     obs, info = env.reset(seed=1)
