@@ -137,7 +137,10 @@ def geek_solve(
     round that finished before it, with ``seconds``, is written to ``out``)."""
     bar = None
     if progress is True:
-        from tqdm import tqdm
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            raise ImportError("progress=True draws a tqdm bar: pip install tqdm, or pass a callable (done, total)") from None
 
         bar = tqdm(total=pieces, unit="piece")
 

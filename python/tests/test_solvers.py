@@ -205,6 +205,13 @@ def test_geek_solve_calls_progress_and_writes_a_record_that_replays(tmp_path):
         ak.episode_seed(-2, 0, 0)
 
 
+def test_geek_solve_progress_bar_without_tqdm_says_what_to_install(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm now fails
+    with pytest.raises(ImportError, match="^progress=True draws a tqdm bar: pip install tqdm"):
+        ak.geek_solve(str(tmp_path / "r.txt"), beam=1, pieces=10, progress=True)
+    assert not (tmp_path / "r.txt").exists()
+
+
 def test_geek_solve_progress_errors_propagate(tmp_path):
     def boom(done, total):
         raise RuntimeError("stop")
