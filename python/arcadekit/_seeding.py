@@ -1,4 +1,5 @@
-"""How a Gymnasium ``reset(seed=…)`` becomes an engine seed."""
+"""How a Gymnasium ``reset(seed=…, options=…)`` becomes an engine seed, and
+the checks of its options."""
 
 from __future__ import annotations
 
@@ -17,3 +18,19 @@ def engine_seed(seed: Optional[int], rng: np.random.Generator) -> int:
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed {seed} is out of range (0..2**64)")
     return int(seed)
+
+
+def no_options(options: Optional[dict]) -> None:
+    """Refuses reset options for an environment that takes none, so a
+    misspelt option is an error rather than silently ignored."""
+    if options:
+        raise ValueError(f"reset options {sorted(options)}: this environment takes none")
+
+
+def int_option(options: dict, name: str) -> int:
+    """The integer reset option ``name``, or a one-line error naming it."""
+    value = options[name]
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"reset option {name} must be an integer, got {value!r}") from None

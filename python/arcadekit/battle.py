@@ -68,6 +68,7 @@ class MinesBattleEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
+        # Options are ignored: PettingZoo's api_test resets with made-up ones.
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self._core.reset(engine_seed(seed, self._rng))

@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from ._native import native as _ak
 from ._render import jumpin_frame
-from ._seeding import engine_seed
+from ._seeding import engine_seed, int_option
 
 CHALLENGES: List[Tuple[int, str, int]] = _ak.jumpin_challenges()
 """The 60 official challenges: ``(number, code, minimum moves)``."""
@@ -107,12 +107,12 @@ class JumpInEnv(gym.Env):
                 f"reset options {sorted(options)}: expected one of challenge, puzzle or moves"
             )
         if "challenge" in options:
-            self._core.load_challenge(int(options["challenge"]))
+            self._core.load_challenge(int_option(options, "challenge"))
         elif "puzzle" in options:
             self._load(options["puzzle"])
         elif "moves" in options or self._puzzles == "generated":
             moves, rabbits, foxes, mushrooms = self._generate
-            moves = int(options.get("moves", moves))
+            moves = int_option(options, "moves") if "moves" in options else moves
             self._core.generate(moves, rabbits, foxes, mushrooms, engine_seed(seed, self.np_random))
         elif self._puzzles == "official":
             number = int(self.np_random.integers(len(CHALLENGES)))

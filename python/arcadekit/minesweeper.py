@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from ._native import native as _ak
 from ._render import mines_frame
-from ._seeding import engine_seed
+from ._seeding import engine_seed, no_options
 
 
 class MinesweeperEnv(gym.Env):
@@ -61,6 +61,7 @@ class MinesweeperEnv(gym.Env):
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)
+        no_options(options)
         self._core.reset(engine_seed(seed, self.np_random))
         return self._step_out()
 

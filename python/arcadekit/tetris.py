@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from ._native import native as _ak
 from ._render import tetris_frame
-from ._seeding import engine_seed
+from ._seeding import engine_seed, no_options
 
 PIECES = "IOTSZJL"
 """Piece letters by index; index 7 in an observation means "no piece"."""
@@ -87,6 +87,7 @@ class TetrisEnv(gym.Env):
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)
+        no_options(options)
         self._core.reset(engine_seed(seed, self.np_random))
         return self._obs(), self._info()
 

@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from ._native import native as _ak
 from ._render import tiles_frame, tiles_text
-from ._seeding import engine_seed
+from ._seeding import engine_seed, no_options
 
 REWARDS = ("triples", "win")
 
@@ -103,6 +103,7 @@ class TilesEnv(gym.Env):
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)
+        no_options(options)
         self._core.reset(engine_seed(seed, self.np_random))
         self._geometry = self._core.geometry()
         return self._out()

@@ -21,7 +21,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ._native import native as _ak
-from ._seeding import MAX_SEED
+from ._seeding import MAX_SEED, no_options
 from .flappy import FlappyEnv
 from .minesweeper import MinesweeperEnv
 from .tetris import TetrisEnv
@@ -42,6 +42,7 @@ class _RustVectorEnv(VectorEnv):
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         if seed is not None and not isinstance(seed, (int, np.integer)):
             raise ValueError("seed must be one integer: sub-environment seeds derive from it")
+        no_options(options)
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(0, 2**63, dtype=np.int64))

@@ -133,6 +133,26 @@ def test_bad_options_are_value_errors(make, message):
         make()
 
 
+def test_misspelt_reset_options_are_value_errors():
+    for env in [
+        arcadekit.TetrisEnv(),
+        arcadekit.FlappyEnv(),
+        arcadekit.MinesweeperEnv(),
+        arcadekit.TilesEnv(),
+        arcadekit.TetrisVectorEnv(2),
+    ]:
+        env.reset(seed=1, options={})  # none given is fine
+        with pytest.raises(ValueError, match=r"^reset options \['sede'\]: this environment takes none$"):
+            env.reset(seed=1, options={"sede": 3})
+    jumpin = arcadekit.JumpInEnv()
+    with pytest.raises(ValueError, match="^reset options \\['challange'\\]: expected one of challenge, puzzle or moves$"):
+        jumpin.reset(options={"challange": 3})
+    with pytest.raises(ValueError, match="^reset option challenge must be an integer, got 'x'$"):
+        jumpin.reset(options={"challenge": "x"})
+    with pytest.raises(ValueError, match="^reset option moves must be an integer, got None$"):
+        jumpin.reset(seed=2, options={"moves": None})
+
+
 def test_bad_actions_are_value_errors():
     for env, bad in [
         (arcadekit.TetrisEnv(), 40),
