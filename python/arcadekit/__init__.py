@@ -21,9 +21,9 @@ from .solvers import __all__ as _solver_names
 from .tetris import TetrisEnv
 from .tiles import TilesEnv
 from ._native import native as _native
+from .vector import FlappyVectorEnv, MinesweeperVectorEnv, TetrisVectorEnv
 
 episode_seed = _native.episode_seed
-from .vector import FlappyVectorEnv, MinesweeperVectorEnv, TetrisVectorEnv
 
 __all__ = [
     "TetrisEnv",
