@@ -331,31 +331,29 @@ fn train_cmd(a: TrainArgs) -> Result<()> {
         "updates"
     };
     let output = a.output;
+    let training = train::Training::new(&config).map_err(bad_input)?;
     let progress = output.counter(what);
     progress.println(training_banner(&a, &config));
     let mut write_error = None;
     let mut last_line = Instant::now();
-    let trained = a
-        .run
-        .install(|| {
-            train::train(&config, &progress, |event| match event {
-                Event::Improved { mlp, report } => {
-                    if let Err(e) = save_policy(mlp, &config, report, &a.out) {
-                        write_error.get_or_insert(e);
-                    }
-                    progress.println(report.status_line(true));
+    let trained = a.run.install(|| {
+        training.run(&progress, |event| match event {
+            Event::Improved { mlp, report } => {
+                if let Err(e) = save_policy(mlp, &config, report, &a.out) {
+                    write_error.get_or_insert(e);
+                }
+                progress.println(report.status_line(true));
+                last_line = Instant::now();
+            }
+            Event::Iteration(report) => {
+                progress.set_message(report.status_line(false));
+                if last_line.elapsed() >= Duration::from_secs(15) {
+                    progress.println(report.status_line(false));
                     last_line = Instant::now();
                 }
-                Event::Iteration(report) => {
-                    progress.set_message(report.status_line(false));
-                    if last_line.elapsed() >= Duration::from_secs(15) {
-                        progress.println(report.status_line(false));
-                        last_line = Instant::now();
-                    }
-                }
-            })
+            }
         })
-        .map_err(bad_input)?;
+    });
     progress.finish();
     if let Some(e) = write_error {
         return Err(e.into());

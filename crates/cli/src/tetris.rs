@@ -142,10 +142,10 @@ pub struct PlayArgs {
     #[arg(long, value_name = "LETTERS", conflicts_with = "pieces")]
     sequence: Option<String>,
     /// Stop after this many pieces.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = run_options::count)]
     max_pieces: Option<u64>,
     /// Stop after this many lines.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = run_options::count)]
     max_lines: Option<u64>,
     /// Animate the board in the terminal.
     #[arg(long, conflicts_with = "json")]
@@ -179,10 +179,10 @@ pub struct BenchArgs {
     #[arg(long, value_enum, default_value_t = Pieces::Uniform)]
     pieces: Pieces,
     /// Stop each game after this many lines (reported as capped games).
-    #[arg(long, value_name = "L")]
+    #[arg(long, value_name = "L", value_parser = run_options::count)]
     max_lines: Option<u64>,
     /// Stop each game after this many pieces.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = run_options::count)]
     max_pieces: Option<u64>,
     #[command(flatten)]
     run: RunOptions,
@@ -208,7 +208,7 @@ pub struct TuneArgs {
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     games_per_eval: u32,
     /// Stop each tuning game at this many lines.
-    #[arg(long, value_name = "L")]
+    #[arg(long, value_name = "L", value_parser = run_options::count)]
     max_lines: Option<u64>,
     /// Features to weigh: those of a built-in AI (dellacherie, el-tetris,
     /// bcts, arcade-tuned), all, or a comma list of feature names.

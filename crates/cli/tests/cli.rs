@@ -213,6 +213,24 @@ fn negative_numbers_are_invalid_values_not_unknown_arguments() {
     );
 }
 
+/// A limit of zero pieces or lines is a mistake, not a game that ends at
+/// once (it used to print "0 pieces in 0.00 s" and exit 0).
+#[test]
+fn zero_piece_and_line_limits_are_invalid_values() {
+    for verb in ["play", "bench"] {
+        for option in ["--max-pieces", "--max-lines"] {
+            assert_bad_input(
+                &["tetris", verb, "--ai", "bcts", option, "0"],
+                &format!("invalid value '0' for '{option}"),
+            );
+        }
+    }
+    assert_bad_input(
+        &["tetris", "tune", "--max-lines", "0"],
+        "invalid value '0' for '--max-lines",
+    );
+}
+
 /// `--threads` far above the cores is capped (the run neither takes seconds
 /// to start its threads nor panics building the pool).
 #[test]

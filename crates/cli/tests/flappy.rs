@@ -344,6 +344,49 @@ fn another_methods_option_is_rejected() {
     assert!(!std::path::Path::new(&out).exists());
 }
 
+/// Counts that would make training allocate without bound, or train for no
+/// iteration at all, are one-line errors before anything runs.
+#[test]
+fn absurd_training_sizes_are_errors() {
+    let dir = TempDir::new("flappy-sizes");
+    let out = dir.path("p.json");
+    for (method, option, value, expected) in [
+        (
+            "pg",
+            "--envs",
+            "100000000000",
+            "PPO plays at most 65536 games at once",
+        ),
+        (
+            "pg",
+            "--steps",
+            "100000000",
+            "PPO holds at most 16777216 frames an update (games x steps), got 16 x 100000000",
+        ),
+        (
+            "imitate",
+            "--envs",
+            "70000",
+            "imitation plays at most 65536 games",
+        ),
+        (
+            "reinforce",
+            "--batch",
+            "100000000",
+            "policy gradient plays at most 65536 games",
+        ),
+        ("cem", "--iterations", "0", "iterations must be at least 1"),
+    ] {
+        assert_bad_input(
+            &[
+                "flappy", "train", "--method", method, option, value, "--out", &out,
+            ],
+            expected,
+        );
+    }
+    assert!(!std::path::Path::new(&out).exists());
+}
+
 /// Issue 30 item 2: a full disk on standard output is one line and exit 1.
 #[test]
 fn eval_to_a_full_disk_is_one_line_and_exit_1() {

@@ -189,8 +189,32 @@ pub struct Trained {
 #[error("{0}")]
 pub struct ConfigError(pub String);
 
+/// Most games a gradient method plays side by side (or episodes in a batch).
+pub const MAX_GAMES: usize = 1 << 16;
+
+/// Most frames one update holds (games × steps): with [`MAX_GAMES`], a bound
+/// on memory, so that a mistyped count is an error, not a failed allocation.
+pub const MAX_FRAMES: usize = 1 << 24;
+
+/// Checks a method's games and the frames of one update against
+/// [`MAX_GAMES`] and [`MAX_FRAMES`].
+pub(crate) fn check_rollout(method: &str, games: usize, steps: usize) -> Result<(), ConfigError> {
+    if games > MAX_GAMES {
+        return Err(ConfigError(format!(
+            "{method} plays at most {MAX_GAMES} games at once, got {games}"
+        )));
+    }
+    let frames = games.saturating_mul(steps);
+    if frames > MAX_FRAMES {
+        return Err(ConfigError(format!(
+            "{method} holds at most {MAX_FRAMES} frames an update (games x steps), got {games} x {steps}"
+        )));
+    }
+    Ok(())
+}
+
 /// A method's state between iterations.
-trait Learner {
+trait Learner: Send {
     /// Runs one generation or update on the current rayon pool; returns
     /// (mean pipes, best pipes, frames played, training cap).
     fn step(&mut self) -> (f64, f64, u64, u64);
@@ -202,102 +226,131 @@ trait Learner {
 pub fn train(
     config: &TrainConfig,
     progress: &Progress,
-    mut on_event: impl FnMut(Event),
+    on_event: impl FnMut(Event),
 ) -> Result<Trained, ConfigError> {
-    crate::file::check_sizes(&config.sizes).map_err(ConfigError)?;
-    if !(0.0..=1.0).contains(&config.extreme_gaps) {
-        return Err(ConfigError(format!(
-            "the share of extreme gaps must be in [0, 1], got {}",
-            config.extreme_gaps
-        )));
-    }
-    if config.validation_episodes == 0 || config.validation_cap == 0 || config.validation_every == 0
-    {
-        return Err(ConfigError(
+    Ok(Training::new(config)?.run(progress, on_event))
+}
+
+/// A training run whose settings were checked and whose method is set up,
+/// so that a caller can report bad settings before it announces the run.
+pub struct Training<'a> {
+    config: &'a TrainConfig,
+    learner: Box<dyn Learner>,
+}
+
+impl<'a> Training<'a> {
+    /// Checks `config` and sets up its method.
+    pub fn new(config: &'a TrainConfig) -> Result<Training<'a>, ConfigError> {
+        crate::file::check_sizes(&config.sizes).map_err(ConfigError)?;
+        if !(0.0..=1.0).contains(&config.extreme_gaps) {
+            return Err(ConfigError(format!(
+                "the share of extreme gaps must be in [0, 1], got {}",
+                config.extreme_gaps
+            )));
+        }
+        if config.iterations == Some(0) {
+            return Err(ConfigError("iterations must be at least 1".into()));
+        }
+        if config.validation_episodes == 0
+            || config.validation_cap == 0
+            || config.validation_every == 0
+        {
+            return Err(ConfigError(
             "validation needs at least one episode, a cap of at least one pipe and an interval of at least one iteration".into(),
         ));
-    }
-    let mut learner: Box<dyn Learner> = match config.method {
-        Method::Cem => Box::new(cem::CemLearner::new(config)?),
-        Method::Pg => Box::new(ppo::PpoLearner::new(config)?),
-        Method::Reinforce => Box::new(reinforce::ReinforceLearner::new(config)?),
-        Method::Imitate => Box::new(imitate::ImitateLearner::new(config)?),
-    };
-    let start = Instant::now();
-    let validation_master = derive_seed(config.seed, 0x76_616C_6964);
-    let mut cap = config.validation_cap.min(config.validation_max_cap);
-    let mut best = learner.policy();
-    let mut best_score = f64::NEG_INFINITY;
-    let mut frames = 0u64;
-    let mut iteration = 0;
-    let mut solved = false;
-    let mut score = f64::NEG_INFINITY;
-    loop {
-        let out_of_budget = match config.iterations {
-            Some(n) => iteration >= n,
-            None => start.elapsed().as_secs_f64() >= config.seconds,
-        };
-        if out_of_budget || solved {
-            break;
         }
-        iteration += 1;
-        let (mean_pipes, best_pipes, train_frames, train_cap) = learner.step();
-        frames += train_frames;
-        let validated =
-            iteration % config.validation_every == 0 || config.iterations == Some(iteration);
-        let mut improved = false;
-        if validated {
-            let policy = learner.policy();
-            let f;
-            (score, f) = check(&policy, config, validation_master, cap);
-            frames += f;
-            improved = score > best_score;
-            if improved {
-                best = policy;
-                best_score = score;
-                // Perfect at this cap: look further before calling it the best.
-                while best_score >= cap as f64 && cap < config.validation_max_cap {
-                    cap = (cap * 10).min(config.validation_max_cap);
-                    let (s, f) = check(&best, config, validation_master, cap);
-                    frames += f;
-                    best_score = s;
-                    score = s;
-                }
-                solved = best_score >= config.validation_max_cap as f64;
+        let learner: Box<dyn Learner> = match config.method {
+            Method::Cem => Box::new(cem::CemLearner::new(config)?),
+            Method::Pg => Box::new(ppo::PpoLearner::new(config)?),
+            Method::Reinforce => Box::new(reinforce::ReinforceLearner::new(config)?),
+            Method::Imitate => Box::new(imitate::ImitateLearner::new(config)?),
+        };
+        Ok(Training { config, learner })
+    }
+
+    /// Trains until the budget is spent or the policy is perfect, calling
+    /// `on_event` after every iteration.
+    pub fn run(self, progress: &Progress, mut on_event: impl FnMut(Event)) -> Trained {
+        let Training {
+            config,
+            mut learner,
+        } = self;
+        let start = Instant::now();
+        let validation_master = derive_seed(config.seed, 0x76_616C_6964);
+        let mut cap = config.validation_cap.min(config.validation_max_cap);
+        let mut best = learner.policy();
+        let mut best_score = f64::NEG_INFINITY;
+        let mut frames = 0u64;
+        let mut iteration = 0;
+        let mut solved = false;
+        let mut score = f64::NEG_INFINITY;
+        loop {
+            let out_of_budget = match config.iterations {
+                Some(n) => iteration >= n,
+                None => start.elapsed().as_secs_f64() >= config.seconds,
+            };
+            if out_of_budget || solved {
+                break;
             }
+            iteration += 1;
+            let (mean_pipes, best_pipes, train_frames, train_cap) = learner.step();
+            frames += train_frames;
+            let validated =
+                iteration % config.validation_every == 0 || config.iterations == Some(iteration);
+            let mut improved = false;
+            if validated {
+                let policy = learner.policy();
+                let f;
+                (score, f) = check(&policy, config, validation_master, cap);
+                frames += f;
+                improved = score > best_score;
+                if improved {
+                    best = policy;
+                    best_score = score;
+                    // Perfect at this cap: look further before calling it the best.
+                    while best_score >= cap as f64 && cap < config.validation_max_cap {
+                        cap = (cap * 10).min(config.validation_max_cap);
+                        let (s, f) = check(&best, config, validation_master, cap);
+                        frames += f;
+                        best_score = s;
+                        score = s;
+                    }
+                    solved = best_score >= config.validation_max_cap as f64;
+                }
+            }
+            let report = IterationReport {
+                iteration,
+                mean_pipes,
+                best_pipes,
+                train_cap,
+                validation: score,
+                validated,
+                validation_cap: cap,
+                best_validation: best_score,
+                frames,
+                seconds: start.elapsed().as_secs_f64(),
+            };
+            progress.set_position(iteration as u64);
+            if improved {
+                on_event(Event::Improved {
+                    mlp: &best,
+                    report: &report,
+                });
+            }
+            on_event(Event::Iteration(&report));
         }
-        let report = IterationReport {
-            iteration,
-            mean_pipes,
-            best_pipes,
-            train_cap,
-            validation: score,
-            validated,
-            validation_cap: cap,
-            best_validation: best_score,
-            frames,
-            seconds: start.elapsed().as_secs_f64(),
-        };
-        progress.set_position(iteration as u64);
-        if improved {
-            on_event(Event::Improved {
-                mlp: &best,
-                report: &report,
-            });
+        Trained {
+            best,
+            summary: TrainSummary {
+                iterations: iteration,
+                best_validation: best_score,
+                validation_cap: cap,
+                solved,
+                frames,
+                seconds: start.elapsed().as_secs_f64(),
+            },
         }
-        on_event(Event::Iteration(&report));
     }
-    Ok(Trained {
-        best,
-        summary: TrainSummary {
-            iterations: iteration,
-            best_validation: best_score,
-            validation_cap: cap,
-            solved,
-            frames,
-            seconds: start.elapsed().as_secs_f64(),
-        },
-    })
 }
 
 /// The sum of per-chunk gradients, added in order (so the result does not
@@ -365,6 +418,52 @@ mod tests {
         p[2 * 2 + 1] = -1.0; // gap bottom → no flap
         p[7 * 2 + 1] = 0.703; // flap bias
         Mlp::from_params(&sizes, p)
+    }
+
+    /// Sizes that would allocate without bound, or train for no iteration,
+    /// are refused before anything is built.
+    #[test]
+    fn absurd_sizes_are_config_errors() {
+        let refused = |config: &TrainConfig| Training::new(config).err().map(|e| e.0);
+        let mut config = TrainConfig::new(Method::Imitate, 1);
+        config.imitate.buffer = imitate::MAX_BUFFER + 1;
+        assert_eq!(
+            refused(&config).as_deref(),
+            Some("imitation keeps at most 33554432 samples, got a buffer of 33554433")
+        );
+        config.imitate.buffer = 1000;
+        config.imitate.games = MAX_GAMES + 1;
+        assert_eq!(
+            refused(&config).as_deref(),
+            Some("imitation plays at most 65536 games at once, got 65537")
+        );
+        let mut config = TrainConfig::new(Method::Pg, 1);
+        config.ppo.games = MAX_GAMES;
+        config.ppo.steps = MAX_FRAMES / MAX_GAMES + 1;
+        assert!(
+            refused(&config)
+                .unwrap()
+                .contains("at most 16777216 frames")
+        );
+        config.ppo.steps = usize::MAX; // games × steps saturates, no overflow
+        assert!(
+            refused(&config)
+                .unwrap()
+                .contains("at most 16777216 frames")
+        );
+        let mut config = TrainConfig::new(Method::Reinforce, 1);
+        config.reinforce.batch = MAX_GAMES + 1;
+        assert!(refused(&config).unwrap().contains("at most 65536 games"));
+        let mut config = TrainConfig::new(Method::Cem, 1);
+        config.iterations = Some(0);
+        assert_eq!(
+            refused(&config).as_deref(),
+            Some("iterations must be at least 1")
+        );
+        // The defaults of every method pass.
+        for method in [Method::Cem, Method::Pg, Method::Reinforce, Method::Imitate] {
+            assert_eq!(refused(&TrainConfig::new(method, 1)), None, "{method:?}");
+        }
     }
 
     /// Confirmation episodes are played only when the validation episodes

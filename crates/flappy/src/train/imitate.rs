@@ -72,6 +72,9 @@ impl Default for ImitateSettings {
 /// not depend on the number of threads.
 const CHUNK: usize = 256;
 
+/// Most samples the buffer keeps (about a gigabyte).
+pub(super) const MAX_BUFFER: usize = 1 << 25;
+
 /// Labelled frames, in a ring once full.
 struct Buffer {
     inputs: usize,
@@ -138,6 +141,13 @@ impl ImitateLearner {
                 "imitation needs at least one game, step, batch, sample per batch and buffer slot"
                     .into(),
             ));
+        }
+        super::check_rollout("imitation", s.games, s.steps)?;
+        if s.buffer > MAX_BUFFER {
+            return Err(ConfigError(format!(
+                "imitation keeps at most {MAX_BUFFER} samples, got a buffer of {}",
+                s.buffer
+            )));
         }
         if !(s.learning_rate > 0.0 && (0.0..=1.0).contains(&s.explore) && s.max_cap > 0) {
             return Err(ConfigError(

@@ -151,6 +151,7 @@ impl PpoLearner {
                 "PPO needs at least one game, step, epoch and frame per minibatch".into(),
             ));
         }
+        super::check_rollout("PPO", s.games, s.steps)?;
         if !(s.learning_rate > 0.0
             && (0.0..=1.0).contains(&s.gamma)
             && (0.0..=1.0).contains(&s.lambda)

@@ -84,6 +84,7 @@ impl ReinforceLearner {
                 "policy gradient needs a batch of at least 2 episodes".into(),
             ));
         }
+        super::check_rollout("policy gradient", s.batch, 1)?;
         if !(s.learning_rate > 0.0 && (0.0..=1.0).contains(&s.gamma) && s.entropy >= 0.0) {
             return Err(ConfigError(
                 "policy gradient needs a positive learning rate, gamma in [0, 1] and a non-negative entropy weight".into(),
