@@ -266,7 +266,7 @@ def test_jumpin_solve_matches_the_official_minimums():
 def test_jumpin_generate_gives_a_puzzle_of_that_length():
     g = ak.jumpin_generate(6, seed=4)
     assert ak.jumpin_solve(g["code"])["moves"] == g["moves"] == 6
-    with pytest.raises(ValueError, match="rabbits"):
+    with pytest.raises(ValueError, match="^rabbits must be 1 to 4, not 9$"):
         ak.jumpin_generate(5, rabbits=9)
 
 

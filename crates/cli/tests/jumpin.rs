@@ -103,7 +103,7 @@ fn malformed_puzzles_exit_2_with_one_line() {
     );
     assert_bad_input(
         &["jumpin", "hardest", "--foxes", "5"],
-        "--foxes must be 0 to 3, not 5",
+        "foxes must be 0 to 3, not 5",
     );
     assert_bad_input(&["jumpin", "generate", "--moves", "0"], "--moves");
 }

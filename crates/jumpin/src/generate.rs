@@ -28,7 +28,7 @@ pub const MAX_COMPONENTS: usize = 1 << 25;
 
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum GenerateError {
-    #[error("--moves must be at least 1")]
+    #[error("moves must be at least 1")]
     ZeroMoves,
     #[error(
         "this piece set has {0} components (mushroom layouts × fox lines) to search; generate searches at most {MAX_COMPONENTS}: use fewer foxes or mushrooms"

@@ -26,11 +26,11 @@ pub struct PieceSet {
 
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum PieceSetError {
-    #[error("--rabbits must be 1 to 4, not {0}")]
+    #[error("rabbits must be 1 to 4, not {0}")]
     Rabbits(usize),
-    #[error("--foxes must be 0 to 3, not {0}")]
+    #[error("foxes must be 0 to 3, not {0}")]
     Foxes(usize),
-    #[error("--mushrooms must be 0 to 12, not {0}")]
+    #[error("mushrooms must be 0 to 12, not {0}")]
     Mushrooms(usize),
 }
 
