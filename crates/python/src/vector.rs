@@ -7,7 +7,7 @@ use crate::seeds::episode_seed;
 use rayon::prelude::*;
 
 /// Most sub-environments one vector environment holds.
-pub(crate) const MAX_ENVS: usize = 1 << 20;
+const MAX_ENVS: usize = 1 << 20;
 
 /// Most board cells the games of one vector environment hold together: a
 /// game keeps a few bytes a cell, so this bounds the memory (a few GiB) and
