@@ -109,10 +109,7 @@ async function main() {
   await shot(page, "web-sketch");
 
   await go("/median");
-  const series = Array.from({ length: 400 }, (_, i) => (Math.sin(i / 20) * 10 + ((i * 7919) % 13) - 6 + (i % 57 === 0 ? 25 : 0)).toFixed(2));
-  await page.fill("#text", series.join("\n"));
-  await page.fill("#window", "15");
-  await page.click("#run");
+  await page.click("#example");
   await page.waitForSelector("#download:not(.hidden)");
   await page.evaluate(() => window.scrollTo(0, 200));
   await shot(page, "web-median");

@@ -141,3 +141,20 @@ test("a pasted series' medians equal arcade median", async (t) => {
     assert.equal(fs.readFileSync(got, "utf8"), cli);
   });
 });
+
+test("the median page's example draws a wave whose medians skip the spikes", async (t) => {
+  await onPage(chrome.browser, t, "/median", async (page) => {
+    await page.click("#example");
+    await page.waitForSelector("#download:not(.hidden)");
+    assert.equal(await page.getAttribute("#chart", "data-medians"), "386");
+    const text = await page.inputValue("#text");
+    const values = text.trim().split("\n").map(Number);
+    assert.equal(values.length, 400);
+    // The example is the same each time and its spikes are really there.
+    const spikes = values.filter((v, i) => Math.abs(v - 10 * Math.sin(i / 40)) > 10).length;
+    assert.ok(spikes >= 5, `${spikes} spikes`);
+    const cli = execFileSync(BIN, ["median", "-k", "15", "--quiet"], { input: text }).toString();
+    const medians = cli.trim().split("\n").map(Number);
+    assert.ok(medians.every((m, i) => Math.abs(m - 10 * Math.sin((i + 14) / 40)) < 5), "a median strayed from the wave");
+  });
+});

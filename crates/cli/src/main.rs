@@ -28,7 +28,7 @@ use std::process::ExitCode;
     about = "Play, solve and generate classic puzzle and arcade games",
     long_about = "Play, solve and generate classic puzzle and arcade games with the strongest AIs we can build.\n\n\
                   Every command takes --help. Random things take --seed and are reproducible; \
-                  long runs show a progress bar on stderr (hidden with --quiet or when stderr is not a terminal); \
+                  long runs show a progress bar on stderr (a line a minute when stderr is a file, nothing with --quiet); \
                   --json prints one JSON object on stdout.",
     propagate_version = true
 )]

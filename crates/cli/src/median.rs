@@ -70,6 +70,9 @@ pub fn run(args: MedianArgs) -> Result<()> {
         // `| head` closed our output: nothing more to say.
         Err(MedianError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
         Err(MedianError::Write(e)) => return Err(anyhow!(e).context("writing to standard output")),
+        Err(e @ MedianError::BadLine { .. }) => {
+            return Err(bad_input(anyhow!("{e} (--skip-bad skips such lines)")));
+        }
         Err(e) => return Err(bad_input(e)),
     };
     progress.finish();

@@ -43,6 +43,7 @@ fn bad_line_names_its_number_and_exits_2_unless_skipped() {
     let err = stderr(&o);
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.contains("line 3") && err.contains("\"three\""), "{err}");
+    assert!(err.contains("--skip-bad skips such lines"), "{err}");
 
     let o = arcade_with_stdin(&["median", "-k", "2", "--skip-bad"], input);
     assert!(o.status.success());

@@ -4,7 +4,7 @@
 
 use crate::error::{ApiError, ApiQuery, read_upload};
 use crate::server::AppRef;
-use arcade_signal::{ReadOptions, medians_of_text};
+use arcade_signal::{MedianError, ReadOptions, medians_of_text};
 use axum::Json;
 use axum::Router;
 use axum::body::Body;
@@ -47,6 +47,17 @@ pub struct MedianAnswer {
     pub notes: Vec<String>,
 }
 
+/// A 400 for input the page cannot read, naming the page's checkbox when
+/// skipping would help.
+fn read_error(e: MedianError) -> ApiError {
+    match e {
+        MedianError::BadLine { .. } => {
+            ApiError::bad(format!("{e} (tick \"skip lines that are not numbers\")"))
+        }
+        e => ApiError::bad(e),
+    }
+}
+
 fn run(text: &str, q: &MedianQuery) -> Result<MedianAnswer, ApiError> {
     let options = ReadOptions {
         column: q.column.or(q.delimiter.map(|_| 1)),
@@ -58,14 +69,14 @@ fn run(text: &str, q: &MedianQuery) -> Result<MedianAnswer, ApiError> {
         return Err(ApiError::BadRequest("column is 1-based: 1 or more".into()));
     }
     // A window of one reads the series itself, through the same reader.
-    let (values, series) = medians_of_text(text, 1, &options).map_err(ApiError::bad)?;
+    let (values, series) = medians_of_text(text, 1, &options).map_err(read_error)?;
     if series.values > MAX_VALUES {
         return Err(ApiError::Unprocessable(format!(
             "{} numbers; the page takes at most {MAX_VALUES} (use `arcade median` for more)",
             series.values
         )));
     }
-    let (medians, summary) = medians_of_text(text, q.window, &options).map_err(ApiError::bad)?;
+    let (medians, summary) = medians_of_text(text, q.window, &options).map_err(read_error)?;
     let mut out = String::with_capacity(medians.len() * 8);
     for m in &medians {
         let _ = writeln!(out, "{m}");

@@ -72,4 +72,25 @@ function line(ys, offset, X, Y, colour, width) {
   ctx.stroke();
 }
 
+/** A slow wave with noise and a spike in about one value of 25 (a fixed
+ *  Park–Miller sequence, so the example is the same every time): the median
+ *  follows the wave and ignores the spikes. */
+function example() {
+  let seed = 20261127;
+  const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const values = [];
+  for (let i = 0; i < 400; i++) {
+    let v = 10 * Math.sin(i / 40) + (rnd() - 0.5) * 4;
+    if (rnd() < 0.04) v += (rnd() < 0.5 ? -1 : 1) * (15 + 15 * rnd());
+    values.push(v.toFixed(2));
+  }
+  $("#text").value = values.join("\n") + "\n";
+  $("#file").value = "";
+  $("#window").value = "15";
+  $("#column").value = "";
+  $("#header").checked = false;
+  run();
+}
+
 $("#run").addEventListener("click", run);
+$("#example").addEventListener("click", example);

@@ -176,6 +176,12 @@ async fn bad_or_huge_number_uploads_are_one_line_4xx() {
     let app = router();
     let (status, b) = upload_json(&app, "/api/median?window=2", b"1\n2\nthree\n".to_vec()).await;
     assert_error(status, &b, StatusCode::BAD_REQUEST, "line 3");
+    assert_error(
+        status,
+        &b,
+        StatusCode::BAD_REQUEST,
+        "skip lines that are not numbers",
+    );
     for q in [
         "window=0",
         "window=-1",
