@@ -17,6 +17,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ._action import action_index
 from ._native import native as _ak
 from ._seeding import engine_seed
 
@@ -91,7 +92,7 @@ class MinesBattleEnv(AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        captured = self._core.play(int(action))
+        captured = self._core.play(action_index(action, self.action_spaces[agent].n))
         if captured:
             self.rewards[agent] += self._capture_reward
         if self._core.is_over:

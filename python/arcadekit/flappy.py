@@ -8,6 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from ._action import action_index
 from ._native import native as _ak
 from ._render import flappy_frame
 from ._seeding import engine_seed, no_options
@@ -53,7 +54,7 @@ class FlappyEnv(gym.Env):
         return self._core.obs(), self._info()
 
     def step(self, action: Any):
-        reward, terminated, truncated = self._core.step(int(action))
+        reward, terminated, truncated = self._core.step(action_index(action, self.action_space.n))
         return self._core.obs(), reward, terminated, truncated, self._info()
 
     def heuristic_action(self) -> int:

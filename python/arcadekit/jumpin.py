@@ -8,6 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from ._action import action_index
 from ._native import native as _ak
 from ._render import jumpin_frame
 from ._seeding import engine_seed, int_option
@@ -123,7 +124,7 @@ class JumpInEnv(gym.Env):
         return self._out()
 
     def step(self, action: Any):
-        terminated, illegal = self._core.step(int(action))
+        terminated, illegal = self._core.step(action_index(action, self.action_space.n))
         self._moves += 1
         truncated = not terminated and self._moves >= self.max_moves
         obs, info = self._out(illegal)

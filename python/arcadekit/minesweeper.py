@@ -8,6 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from ._action import action_index
 from ._native import native as _ak
 from ._render import mines_frame
 from ._seeding import engine_seed, no_options
@@ -66,7 +67,7 @@ class MinesweeperEnv(gym.Env):
         return self._step_out()
 
     def step(self, action: Any):
-        reward, terminated, truncated = self._core.step(int(action))
+        reward, terminated, truncated = self._core.step(action_index(action, self.action_space.n))
         grid, info = self._step_out()
         return grid, reward, terminated, truncated, info
 

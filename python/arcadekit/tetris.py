@@ -8,6 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from ._action import action_index
 from ._native import native as _ak
 from ._render import tetris_frame
 from ._seeding import engine_seed, no_options
@@ -92,7 +93,7 @@ class TetrisEnv(gym.Env):
         return self._obs(), self._info()
 
     def step(self, action: Any):
-        reward, terminated, truncated, illegal = self._core.step(int(action))
+        reward, terminated, truncated, illegal = self._core.step(action_index(action, self.action_space.n))
         return self._obs(), float(reward), terminated, truncated, self._info(illegal)
 
     def ai_action(self, ai: str = "bcts") -> Optional[int]:

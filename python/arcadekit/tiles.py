@@ -8,6 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from ._action import action_index
 from ._native import native as _ak
 from ._render import tiles_frame, tiles_text
 from ._seeding import engine_seed, no_options
@@ -109,7 +110,7 @@ class TilesEnv(gym.Env):
         return self._out()
 
     def step(self, action: Any):
-        triples, terminated, illegal = self._core.step(int(action))
+        triples, terminated, illegal = self._core.step(action_index(action, self.action_space.n))
         if self._reward == "triples":
             reward = float(triples)
         else:

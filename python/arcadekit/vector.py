@@ -20,6 +20,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ._action import action_array
 from ._native import native as _ak
 from ._seeding import MAX_SEED, no_options
 from .flappy import FlappyEnv
@@ -53,10 +54,7 @@ class _RustVectorEnv(VectorEnv):
 
     def _actions(self, actions) -> np.ndarray:
         """``actions`` as the contiguous int64 array of one action a game."""
-        acts = np.asarray(actions)
-        if acts.size != self.num_envs:
-            raise ValueError(f"expected {self.num_envs} actions, got {acts.size}")
-        return np.ascontiguousarray(acts.reshape(self.num_envs), dtype=np.int64)
+        return action_array(actions, self.num_envs)
 
     def step(self, actions):
         reward, terminated, truncated = self._core.step(self._actions(actions))

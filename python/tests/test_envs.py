@@ -167,6 +167,41 @@ def test_bad_actions_are_value_errors():
         arcadekit.TetrisEnv().reset(seed=2**64)
 
 
+ENV_MAKERS = [
+    arcadekit.TetrisEnv,
+    arcadekit.FlappyEnv,
+    arcadekit.MinesweeperEnv,
+    lambda: arcadekit.TilesEnv(level="capture"),
+    arcadekit.JumpInEnv,
+]
+
+
+@pytest.mark.parametrize("make", ENV_MAKERS)
+def test_actions_must_be_integers_not_truncated(make):
+    """A float action (a policy's raw output) was floored to a legal one and
+    played; now every environment refuses it, and takes any integer form."""
+    env = make()
+    n = env.action_space.n
+    for bad in [0.5, 0.0, "0", None, [0]]:
+        env.reset(seed=0)
+        with pytest.raises(TypeError, match=rf"^action must be an integer \(0..{n}\), got "):
+            env.step(bad)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"^action must be one integer, got an array of shape \(2,\)$"):
+        env.step(np.array([0, 1]))
+    with pytest.raises(ValueError, match=rf"^action {2**70} is out of range \(0..{n}\)$"):
+        env.step(2**70)
+    # The same legal action in every integer form plays the same step.
+    legal = int(np.flatnonzero(env.reset(seed=0)[1].get("action_mask", np.ones(n)))[0])
+    results = []
+    for form in [legal, np.int64(legal), np.uint8(legal), np.array(legal), np.array([legal], dtype=np.int32)]:
+        env.reset(seed=0)
+        obs, reward, terminated, truncated, _ = env.step(form)
+        flat = gym.spaces.flatten(env.observation_space, obs)
+        results.append((reward, terminated, truncated, flat.tobytes()))
+    assert all(r == results[0] for r in results)
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_tetris_replays_the_cli_game(arcade, seed):
     cli = arcade("tetris", "play", "--ai", "bcts", "--board", "10x10", "--seed", seed, "--max-pieces", 400)

@@ -114,6 +114,14 @@ def test_vector_errors():
                 vec.step(wrong)
     with pytest.raises(ValueError, match="not 0"):
         ak.FlappyVectorEnv(2).step(np.array([0, 5]))
+    # Float actions were truncated to integers and played; now refused.
+    for vec in [env, ak.FlappyVectorEnv(2), ak.MinesweeperVectorEnv(2)]:
+        vec.reset(seed=0)
+        for floats in [np.array([0.0, 0.7]), [0.5, 1.0]]:
+            with pytest.raises(TypeError, match=r"^actions must be integers, got an array of float64$"):
+                vec.step(floats)
+        vec.step(np.array([0, 1], dtype=np.uint8))
+        vec.step([True, False])
     with pytest.raises(ValueError, match=r"^num_envs 0 is out of range \(1..=1048576\)$"):
         ak.MinesweeperVectorEnv(0)
     # Too many games is an error, not an aborted allocation.

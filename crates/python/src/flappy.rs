@@ -187,7 +187,7 @@ type StepFlags<'py> = (
 );
 
 /// The actions as `i64`s in `into`: a contiguous 1-D int64 array is read
-/// as it is, anything else is converted as NumPy does
+/// as it is, any other integer array is converted as NumPy does
 /// (`ascontiguousarray(asarray(a).reshape(n), dtype=int64)`). Read
 /// untracked (a tracked borrow costs more than the copy) and copied, so
 /// nothing can change them while the step runs.
@@ -202,6 +202,14 @@ fn read_actions(actions: &Bound<'_, PyAny>, n: usize, into: &mut Vec<i64>) -> Py
             let size: usize = given.getattr(pyo3::intern!(py, "size"))?.extract()?;
             if size != n {
                 return Err(value_error(wrong_count(n, size)));
+            }
+            // Floats would be truncated: refused, as `arcadekit._action` does.
+            let dtype = given.getattr(pyo3::intern!(py, "dtype"))?;
+            let kind: String = dtype.getattr(pyo3::intern!(py, "kind"))?.extract()?;
+            if !matches!(kind.as_str(), "i" | "u" | "b") {
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "actions must be integers, got an array of {dtype}"
+                )));
             }
             let shaped = given.call_method1(pyo3::intern!(py, "reshape"), (n,))?;
             converted = np

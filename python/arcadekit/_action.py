@@ -1,0 +1,38 @@
+"""Actions as the engines take them: integers, never truncated floats.
+
+Gymnasium's ``Discrete`` space holds only integers, so a float action is a
+bug in the caller (a policy's raw output, a forgotten ``argmax``); turning
+0.7 into 0 would hide it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+_I64 = (-(2**63), 2**63 - 1)
+
+
+def action_index(action, n: int) -> int:
+    """``action`` as a Python int: an int, a bool, a NumPy integer, or an
+    integer array of one element. Anything else raises a one-line error."""
+    value = action
+    if isinstance(value, np.ndarray):
+        if value.size != 1:
+            raise ValueError(f"action must be one integer, got an array of shape {value.shape}")
+        value = value.reshape(())[()]
+    if not isinstance(value, (int, np.integer, np.bool_)):
+        raise TypeError(f"action must be an integer (0..{n}), got {value!r} ({type(value).__name__})")
+    index = int(value)
+    if not _I64[0] <= index <= _I64[1]:
+        raise ValueError(f"action {index} is out of range (0..{n})")
+    return index
+
+
+def action_array(actions, num_envs: int) -> np.ndarray:
+    """``actions`` as the contiguous 1-D int64 array of one action a game;
+    float, string or object arrays raise a one-line error."""
+    acts = np.asarray(actions)
+    if acts.size != num_envs:
+        raise ValueError(f"expected {num_envs} actions, got {acts.size}")
+    if acts.dtype.kind not in "iub":
+        raise TypeError(f"actions must be integers, got an array of {acts.dtype}")
+    return np.ascontiguousarray(acts.reshape(num_envs), dtype=np.int64)
