@@ -77,6 +77,8 @@ def test_rewards_at_the_end_and_errors():
             env.step(open_cell)
     with pytest.raises(ValueError, match="outside"):
         env.step(10_000)
+    with pytest.raises(TypeError, match=r"^action must be an integer \(0..25\), got 0.5 \(float\)$"):
+        env.step(0.5)
     with pytest.raises(ValueError, match="unknown AI"):
         env.ai_action("smart")
     with pytest.raises(ValueError, match="target"):
