@@ -66,6 +66,41 @@ def sketch(
     return _ak.sketch(arr, float(depth), float(elevation), float(azimuth))
 
 
+def _integers(name: str, values, dims: str) -> np.ndarray:
+    """``values`` as an int64 array shaped as ``dims`` says (``"(height,
+    width)"`` or ``"(a list)"``). Integers and whole floats pass; a fraction,
+    NaN or string is an error naming the first such cell, rather than cast
+    (0.5 became 0, 256 a ``uint8`` 0)."""
+    try:
+        arr = np.asarray(values)
+    except ValueError:
+        raise ValueError(f"{name} is ragged: its rows differ in length") from None
+    if arr.dtype.kind in "US" and not isinstance(values, np.ndarray):
+        arr = np.asarray(values, dtype=object)  # to name the text, not a stringified number
+    if arr.size == 0 and arr.dtype.kind == "f":
+        arr = arr.astype(np.int64)
+    ndim = dims.count(",") + 1
+    if arr.ndim != ndim:
+        raise ValueError(f"{name} has {arr.ndim} dimensions, expected {ndim} {dims}")
+    if arr.dtype.kind in "iub":
+        return arr.astype(np.int64)
+    if arr.dtype.kind == "f":
+        bad = ~(np.isfinite(arr) & (arr == np.round(arr)) & (np.abs(arr) < 2**62))
+    elif arr.dtype.kind == "O":  # None, or Python ints too large for int64
+        bad = np.vectorize(lambda v: not isinstance(v, (int, np.integer)) or abs(int(v)) >= 2**62, otypes=[bool])(arr)
+    else:  # text
+        bad = np.ones(arr.shape, dtype=bool)
+    if bad.any():
+        at = tuple(int(i) for i in np.argwhere(bad)[0])
+        where = f"index {at[0]}" if ndim == 1 else str(at)
+        value = arr[at]
+        value = value.item() if isinstance(value, np.generic) else value
+        if isinstance(value, (int, float)) and float(value).is_integer():
+            raise ValueError(f"{name} holds {value} at {where}: too large")
+        raise ValueError(f"{name} must hold integers, got {value!r} at {where}")
+    return arr.astype(np.int64)
+
+
 def _analysis(report: dict) -> dict:
     probs = np.array(
         [[np.nan if p is None else p for p in row] for row in report["probabilities"]],
@@ -88,14 +123,14 @@ def mines_analyze(position: Union[str, np.ndarray], mines: Optional[int] = None,
         return _analysis(json.loads(_ak.mines_analyze_text(position, strength)))
     if mines is None:
         raise ValueError("give the board's mine count: mines_analyze(grid, mines)")
-    grid = np.asarray(position, dtype=np.int64)
-    if grid.ndim != 2:
-        raise ValueError(f"grid has {grid.ndim} dimensions, expected 2 (height, width)")
+    grid = _integers("grid", position, "(height, width)")
     return _analysis(json.loads(_ak.mines_analyze(grid, int(mines), strength)))
 
 
 def mines_play(level: str = "expert", rule: str = "sfar", seed: int = 1, first: Optional[Tuple[int, int]] = None, strength: str = "standard") -> dict:
     """One seeded game played by the solver (``arcade mines play --json``)."""
+    if first is not None and len(first) == 2 and min(first) < 0:
+        raise ValueError(f"first click {tuple(first)} is outside the board: x and y start at 0")
     return json.loads(_ak.mines_play(level, rule, seed, first, strength))
 
 
@@ -105,7 +140,11 @@ def tetris_best_placement(board, piece: str, next: Optional[str] = None, ai: str
     row)`` with ``row`` counted from the bottom, or ``None`` if it cannot be
     placed. With ``next``, the AI looks one piece ahead. ``ai`` is a shipped
     name (``tetris_ais()``) or a weights file."""
-    return _ak.tetris_best_placement(np.ascontiguousarray(board, dtype=np.uint8), piece, next, ai)
+    cells = _integers("board", board, "(height, width)")
+    if cells.size and not np.isin(cells, (0, 1)).all():
+        at = tuple(int(i) for i in np.argwhere(~np.isin(cells, (0, 1)))[0])
+        raise ValueError(f"board cell {at} is {cells[at]}, expected 0 or 1")
+    return _ak.tetris_best_placement(np.ascontiguousarray(cells, dtype=np.uint8), piece, next, ai)
 
 
 def tetris_play(ai: str = "bcts", width: int = 10, height: int = 20, seed: int = 1, pieces: str = "uniform", max_pieces: Optional[int] = None) -> dict:
@@ -176,7 +215,13 @@ def tiles_solve(level: str, solver: str = "exact", seconds: float = 10.0, nodes:
 def tiles_check(level: str, clicks: Sequence[int], capacity: Optional[int] = None) -> dict:
     """Replays ``clicks`` (tile ids) on a Sheep a Sheep level (JSON text or
     ``"capture"``)."""
-    return json.loads(_ak.tiles_check(level, [int(c) for c in clicks], capacity))
+    if isinstance(clicks, (str, bytes)):
+        raise TypeError("clicks must be a sequence of tile ids (integers), not a string")
+    ids = _integers("clicks", list(clicks), "(a list)")
+    if ids.size and ids.min() < 0:
+        at = int(np.argmax(ids < 0))
+        raise ValueError(f"clicks must be tile ids from 0, got {ids[at]} at index {at}")
+    return json.loads(_ak.tiles_check(level, ids.tolist(), capacity))
 
 
 def tiles_generate(layers: int = 26, types: int = 12, groups: int = 10, capacity: int = 7, difficulty: float = 0.5, seed: int = 1, verify_seconds: float = 10.0) -> Tuple[str, dict]:

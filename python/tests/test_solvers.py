@@ -172,6 +172,47 @@ def test_tetris_best_placement_is_the_engine_ai():
         ak.tetris_best_placement(empty, "I", ai="nobody")
 
 
+def test_grids_and_clicks_are_integers_not_cast():
+    """Fractions, NaN, text and out-of-range cells were cast (0.5 played as
+    0, 256 as a uint8 0, 2**70 an OverflowError); each is now a one-line
+    error naming the cell, while whole floats and any integer type pass."""
+    level = "capture"
+    cases = [
+        (lambda: ak.tiles_check(level, [0.5, 1]), r"^clicks must hold integers, got 0\.5 at index 0$"),
+        (lambda: ak.tiles_check(level, [1, "a"]), r"^clicks must hold integers, got 'a' at index 1$"),
+        (lambda: ak.tiles_check(level, [1, None]), r"^clicks must hold integers, got None at index 1$"),
+        (lambda: ak.tiles_check(level, [2**70]), r"^clicks holds 1180591620717411303424 at index 0: too large$"),
+        (lambda: ak.tiles_check(level, [3, -1]), r"^clicks must be tile ids from 0, got -1 at index 1$"),
+        (lambda: ak.tiles_check(level, [[1, 2]]), r"^clicks has 2 dimensions, expected 1 \(a list\)$"),
+        (lambda: ak.mines_analyze(np.array([[-1, np.nan]]), 1), r"^grid must hold integers, got nan at \(0, 1\)$"),
+        (lambda: ak.mines_analyze([[-1, 0.5]], 1), r"^grid must hold integers, got 0\.5 at \(0, 1\)$"),
+        (lambda: ak.mines_analyze([[-1, -1], [-1]], 1), r"^grid is ragged: its rows differ in length$"),
+        (lambda: ak.tetris_best_placement(np.full((20, 10), 0.5), "T"), r"^board must hold integers, got 0\.5 at \(0, 0\)$"),
+        (lambda: ak.tetris_best_placement(np.full((20, 10), 256), "T"), r"^board cell \(0, 0\) is 256, expected 0 or 1$"),
+        (lambda: ak.tetris_best_placement(np.zeros((20, 10, 2)), "T"), r"^board has 3 dimensions, expected 2 \(height, width\)$"),
+        (lambda: ak.mines_play("beginner", first=(-1, 0)), r"^first click \(-1, 0\) is outside the board: x and y start at 0$"),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError, match=message):
+            call()
+    with pytest.raises(TypeError, match="not a string"):
+        ak.tiles_check(level, "123")
+    # Whole floats, NumPy and object integers give the same answers as ints.
+    clicks = [0, 1, 2]
+    want = ak.tiles_check(level, clicks)
+    for same in [[0.0, 1.0, 2.0], np.array(clicks, dtype=np.uint16), np.array(clicks, dtype=object), iter(clicks)]:
+        assert ak.tiles_check(level, same) == want
+    board = np.zeros((20, 10), np.uint8)
+    board[-1, :9] = 1
+    want = ak.tetris_best_placement(board, "I")
+    for same in [board.astype(float), board.astype(bool), board.tolist()]:
+        assert ak.tetris_best_placement(same, "I") == want
+    grid = np.full((4, 4), -1)
+    grid[0, 0] = 1
+    want = ak.mines_analyze(grid, 3)["best"]
+    assert ak.mines_analyze(grid.astype(np.float32), 3)["best"] == want
+
+
 def test_tetris_play_equals_the_cli(arcade):
     cli = arcade("tetris", "play", "--ai", "dellacherie", "--board", "10x10", "--seed", 5)
     ours = ak.tetris_play("dellacherie", 10, 10, seed=5)
