@@ -334,3 +334,8 @@ def test_tiles_generate_solve_and_check():
         ak.tiles_check("level-90031.json", [])
     with pytest.raises(ValueError, match="solver"):
         ak.tiles_solve(level, solver="magic")
+    with pytest.raises(ValueError, match="^nodes must be at least 1$"):
+        ak.tiles_solve(level, nodes=0)
+    # The library names the setting, not the CLI's flag.
+    with pytest.raises(ValueError, match="^capacity: tray capacity must be between 1 and 64, got 0$"):
+        ak.tiles_check("capture", [], capacity=0)

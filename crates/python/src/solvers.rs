@@ -378,6 +378,9 @@ fn tiles_solve(
     if !(seconds.is_finite() && seconds > 0.0) {
         return Err(value_error("seconds must be a positive number"));
     }
+    if nodes == Some(0) {
+        return Err(value_error("nodes must be at least 1"));
+    }
     let limits = arcade_tiles::Limits {
         nodes,
         ..arcade_tiles::Limits::seconds(seconds)

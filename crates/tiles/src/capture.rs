@@ -87,7 +87,7 @@ pub fn parse_capture(text: &str, capacity: Option<usize>) -> Result<Level, LoadE
         }
     }
     Level::new(tiles, capacity.unwrap_or(DEFAULT_CAPACITY))
-        .map_err(|e| level_error(e, |i| paths[i].clone(), "--capacity"))
+        .map_err(|e| level_error(e, |i| paths[i].clone(), "capacity"))
 }
 
 #[cfg(test)]
