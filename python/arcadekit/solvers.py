@@ -1,5 +1,6 @@
 """arcade's solvers as functions. Reports are the dicts ``arcade … --json``
-prints; bad input raises ``ValueError`` with the CLI's one-line message."""
+prints; bad input raises ``ValueError`` with the CLI's one-line message
+(``TypeError`` for an argument of the wrong type)."""
 
 from __future__ import annotations
 
