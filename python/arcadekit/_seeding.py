@@ -10,6 +10,12 @@ import numpy as np
 MAX_SEED = 2**64 - 1
 
 
+def python_seed(seed):
+    """A NumPy integer seed as a Python int (Gymnasium's seeding takes only
+    Python ints, and a seed drawn with NumPy is a NumPy integer)."""
+    return int(seed) if isinstance(seed, np.integer) else seed
+
+
 def engine_seed(seed: Optional[int], rng: np.random.Generator) -> int:
     """``seed`` itself when given (so ``reset(seed=s)`` plays the CLI's game of
     ``--seed s``), else a draw from the environment's ``np_random``."""

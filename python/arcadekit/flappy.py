@@ -11,7 +11,7 @@ from gymnasium import spaces
 from ._action import action_index
 from ._native import native as _ak
 from ._render import flappy_frame
-from ._seeding import engine_seed, no_options
+from ._seeding import engine_seed, no_options, python_seed
 
 
 class FlappyEnv(gym.Env):
@@ -48,6 +48,7 @@ class FlappyEnv(gym.Env):
         return {"pipes": self._core.pipes, "frames": self._core.frames}
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        seed = python_seed(seed)
         super().reset(seed=seed)
         no_options(options)
         self._core.reset(engine_seed(seed, self.np_random))

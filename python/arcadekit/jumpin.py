@@ -11,7 +11,7 @@ from gymnasium import spaces
 from ._action import action_index
 from ._native import native as _ak
 from ._render import jumpin_frame
-from ._seeding import engine_seed, int_option
+from ._seeding import engine_seed, int_option, python_seed
 
 CHALLENGES: List[Tuple[int, str, int]] = _ak.jumpin_challenges()
 """The 60 official challenges: ``(number, code, minimum moves)``."""
@@ -100,6 +100,7 @@ class JumpInEnv(gym.Env):
         return self._core.observe()[1].astype(bool)
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        seed = python_seed(seed)
         super().reset(seed=seed)
         options = dict(options or {})
         unknown = set(options) - {"challenge", "puzzle", "moves"}

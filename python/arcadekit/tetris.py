@@ -11,7 +11,7 @@ from gymnasium import spaces
 from ._action import action_index
 from ._native import native as _ak
 from ._render import tetris_frame
-from ._seeding import engine_seed, no_options
+from ._seeding import engine_seed, no_options, python_seed
 
 PIECES = "IOTSZJL"
 """Piece letters by index; index 7 in an observation means "no piece"."""
@@ -87,6 +87,7 @@ class TetrisEnv(gym.Env):
         return self._core.mask().astype(bool)
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        seed = python_seed(seed)
         super().reset(seed=seed)
         no_options(options)
         self._core.reset(engine_seed(seed, self.np_random))

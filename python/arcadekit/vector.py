@@ -22,7 +22,7 @@ from gymnasium.vector.utils import batch_space
 
 from ._action import action_array
 from ._native import native as _ak
-from ._seeding import MAX_SEED, no_options
+from ._seeding import MAX_SEED, no_options, python_seed
 from .flappy import FlappyEnv
 from .minesweeper import MinesweeperEnv
 from .tetris import TetrisEnv
@@ -44,6 +44,7 @@ class _RustVectorEnv(VectorEnv):
         if seed is not None and not isinstance(seed, (int, np.integer)):
             raise ValueError("seed must be one integer: sub-environment seeds derive from it")
         no_options(options)
+        seed = python_seed(seed)
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(0, 2**63, dtype=np.int64))

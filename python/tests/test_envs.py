@@ -176,6 +176,34 @@ ENV_MAKERS = [
 ]
 
 
+def _episode(env, seed, steps=10):
+    """The flattened observations of ``steps`` first-legal actions from ``reset(seed=seed)``."""
+    obs, info = env.reset(seed=seed)
+    seen = [gym.spaces.flatten(env.observation_space, obs)]
+    for _ in range(steps):
+        mask = info.get("action_mask", np.ones(env.action_space.n))
+        obs, _, terminated, truncated, info = env.step(int(np.flatnonzero(mask)[0]))
+        seen.append(gym.spaces.flatten(env.observation_space, obs))
+        if terminated or truncated:
+            break
+    return np.concatenate(seen)
+
+
+SEEDED_MAKERS = ENV_MAKERS[:3] + [lambda: arcadekit.TilesEnv(layers=12), ENV_MAKERS[4]]
+
+
+@pytest.mark.parametrize("make", SEEDED_MAKERS)
+def test_numpy_integer_seeds_are_the_same_seeds(make):
+    """``reset(seed=np.int64(3))`` raised Gymnasium's "Seed must be a python
+    integer" (a seed drawn with NumPy is one); it now plays seed 3's episode."""
+    env = make()
+    want = _episode(env, 3)
+    assert not np.array_equal(_episode(env, 4), want), "seeds 3 and 4 must differ for the check to mean anything"
+    for seed in [np.int64(3), np.uint32(3), np.int8(3)]:
+        assert np.array_equal(_episode(env, seed), want)
+        assert env.np_random_seed == 3
+
+
 @pytest.mark.parametrize("make", ENV_MAKERS)
 def test_actions_must_be_integers_not_truncated(make):
     """A float action (a policy's raw output) was floored to a legal one and

@@ -133,6 +133,23 @@ def test_vector_errors():
         ak.FlappyVectorEnv(-1)
     with pytest.raises(ValueError, match="seed"):
         env.reset(seed=[1, 2])
+    # A NumPy integer seed is the same seed (Gymnasium's seeding refused it).
+    for vec in [ak.TetrisVectorEnv(2), ak.FlappyVectorEnv(2), ak.MinesweeperVectorEnv(2)]:
+        want = _first_legal_episode(vec, 5)
+        assert not np.array_equal(_first_legal_episode(vec, 6), want)
+        assert np.array_equal(_first_legal_episode(vec, np.int64(5)), want)
+
+
+def _first_legal_episode(vec, seed, steps=5):
+    """Every observation array of ``steps`` first-legal actions from ``reset(seed=seed)``, flattened."""
+    obs, info = vec.reset(seed=seed)
+    seen = []
+    for _ in range(steps):
+        seen += [np.ravel(v) for v in (obs.values() if isinstance(obs, dict) else [obs])]
+        mask = info.get("action_mask")
+        actions = np.zeros(vec.num_envs, dtype=np.int64) if mask is None else mask.argmax(1)
+        obs, _, _, _, info = vec.step(actions)
+    return np.concatenate([a.astype(np.float64) for a in seen])
 
 
 @pytest.mark.parametrize("num_envs", [5, PARALLEL["tetris"]])
