@@ -29,6 +29,10 @@ def _out_of_range(names: Sequence[str], args: tuple, kwargs: Dict[str, Any]) -> 
     for name, v in ints.items():
         if v < 0:
             return ValueError(f"{name} must not be negative, got {v}")
+    for name, v in given.items():  # a pair or list of counts, such as a cell (x, y)
+        if isinstance(v, (tuple, list)) and v and all(isinstance(x, (int, np.integer)) for x in v):
+            if min(v) < 0:
+                return ValueError(f"{name} must not be negative, got {tuple(int(x) for x in v)}")
     large = [(name, v) for name, v in ints.items() if v >= 2**32]
     if len(large) == 1:
         name, v = large[0]

@@ -130,8 +130,6 @@ def mines_analyze(position: Union[str, np.ndarray], mines: Optional[int] = None,
 
 def mines_play(level: str = "expert", rule: str = "sfar", seed: int = 1, first: Optional[Tuple[int, int]] = None, strength: str = "standard") -> dict:
     """One seeded game played by the solver (``arcade mines play --json``)."""
-    if first is not None and len(first) == 2 and min(first) < 0:
-        raise ValueError(f"first click {tuple(first)} is outside the board: x and y start at 0")
     return json.loads(_ak.mines_play(level, rule, seed, first, strength))
 
 

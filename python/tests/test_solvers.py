@@ -190,7 +190,7 @@ def test_grids_and_clicks_are_integers_not_cast():
         (lambda: ak.tetris_best_placement(np.full((20, 10), 0.5), "T"), r"^board must hold integers, got 0\.5 at \(0, 0\)$"),
         (lambda: ak.tetris_best_placement(np.full((20, 10), 256), "T"), r"^board cell \(0, 0\) is 256, expected 0 or 1$"),
         (lambda: ak.tetris_best_placement(np.zeros((20, 10, 2)), "T"), r"^board has 3 dimensions, expected 2 \(height, width\)$"),
-        (lambda: ak.mines_play("beginner", first=(-1, 0)), r"^first click \(-1, 0\) is outside the board: x and y start at 0$"),
+        (lambda: ak.mines_play("beginner", first=(-1, 0)), r"^first must not be negative, got \(-1, 0\)$"),
     ]
     for call, message in cases:
         with pytest.raises(ValueError, match=message):
