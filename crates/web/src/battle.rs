@@ -4,7 +4,7 @@
 use crate::error::{ApiError, ApiJson, ApiResult};
 use crate::mines::{MAX_WEB_SIDE, random_seed};
 use crate::server::AppRef;
-use crate::sessions::{Game, lock};
+use crate::sessions::Game;
 use arcade_mines::battle::Rules;
 use arcade_mines::battle::live::{BattleView, LiveBattle, Player};
 use arcade_mines::report::Xy;
@@ -80,18 +80,8 @@ async fn act(
     id: String,
     f: impl FnOnce(&mut LiveBattle, &mut BattleState) -> Result<(), ApiError> + Send + 'static,
 ) -> ApiResult<BattleState> {
-    let shared = app.sessions.get(&id)?;
     let state = app
-        .compute(move || {
-            let mut guard = lock(&shared);
-            let name = guard.name();
-            let Game::Battle(game) = &mut *guard else {
-                return Err(ApiError::WrongGame {
-                    id,
-                    actual: name,
-                    expected: "battle",
-                });
-            };
+        .with_game(id, move |game: &mut LiveBattle, id| {
             let mut out = BattleState {
                 session: id,
                 view: game.view(),

@@ -9,7 +9,7 @@
 
 use crate::error::{ApiError, ApiJson, ApiResult};
 use crate::server::AppRef;
-use crate::sessions::{Game, lock};
+use crate::sessions::Game;
 use arcade_flappy::env::{
     BIRD_H, BIRD_W, BIRD_X, GAP, GROUND_Y, PIPE_W, SCREEN_H, SCREEN_W, Status,
 };
@@ -395,18 +395,8 @@ async fn tick(
     Path(id): Path<String>,
     ApiJson(req): ApiJson<TickRequest>,
 ) -> ApiResult<FlappyState> {
-    let shared = app.sessions.get(&id)?;
     let state = app
-        .compute(move || {
-            let mut guard = lock(&shared);
-            let name = guard.name();
-            let Game::Flappy(session) = &mut *guard else {
-                return Err(ApiError::WrongGame {
-                    id,
-                    actual: name,
-                    expected: "flappy",
-                });
-            };
+        .with_game(id, move |session: &mut FlappySession, id| {
             let flapped = session.advance(req.to, &req.flaps)?;
             Ok(session.view(id, flapped, req.margin))
         })

@@ -4,7 +4,7 @@
 
 use crate::error::{ApiError, ApiJson, ApiResult};
 use crate::server::AppRef;
-use crate::sessions::{Game, lock};
+use crate::sessions::Game;
 use arcade_core::progress::Progress;
 use arcade_jumpin::challenges::official;
 use arcade_jumpin::generate::generate;
@@ -180,18 +180,8 @@ async fn act(
     id: String,
     f: impl FnOnce(&mut JumpinGame, &mut JumpinState) -> Result<(), ApiError> + Send + 'static,
 ) -> ApiResult<JumpinState> {
-    let shared = app.sessions.get(&id)?;
     let state = app
-        .compute(move || {
-            let mut guard = lock(&shared);
-            let name = guard.name();
-            let Game::Jumpin(game) = &mut *guard else {
-                return Err(ApiError::WrongGame {
-                    id,
-                    actual: name,
-                    expected: "jumpin",
-                });
-            };
+        .with_game(id, move |game: &mut JumpinGame, id| {
             let mut out = JumpinState::default();
             f(game, &mut out)?;
             out.session = id;

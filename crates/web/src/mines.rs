@@ -4,7 +4,7 @@
 
 use crate::error::{ApiError, ApiJson, ApiResult};
 use crate::server::AppRef;
-use crate::sessions::{Game, lock};
+use crate::sessions::Game;
 use arcade_mines::human::{HumanGame, HumanView};
 use arcade_mines::report::Xy;
 use arcade_mines::{AnalyzeReport, Config, Level, Position, Rule};
@@ -123,18 +123,8 @@ async fn act(
     analyze: bool,
     f: impl FnOnce(&mut HumanGame) -> Result<Answer, ApiError> + Send + 'static,
 ) -> ApiResult<MinesState> {
-    let shared = app.sessions.get(&id)?;
     let state = app
-        .compute(move || {
-            let mut guard = lock(&shared);
-            let name = guard.name();
-            let Game::Mines(game) = &mut *guard else {
-                return Err(ApiError::WrongGame {
-                    id,
-                    actual: name,
-                    expected: "mines",
-                });
-            };
+        .with_game(id, move |game: &mut HumanGame, id| {
             let answer = f(game)?;
             let analysis = if analyze {
                 Some(

@@ -1,7 +1,7 @@
 //! The router, its limits, and the listening loop.
 
 use crate::error::ApiError;
-use crate::sessions::Store;
+use crate::sessions::{SessionGame, Store, lock};
 use crate::{assets, battle, flappy, geek, jumpin, median, mines, sketch, tetris, tiles};
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request, State};
@@ -75,6 +75,30 @@ impl AppState {
             ))),
             Err(_) => Err(ApiError::Timeout(limit.as_secs())),
         }
+    }
+
+    /// Runs `work` on session `id`'s game off the async threads (as
+    /// [`AppState::compute`]); a session holding another kind of game is a
+    /// [`ApiError::WrongGame`]. `work` gets the id back to put in its answer.
+    pub async fn with_game<G: SessionGame, T: Send + 'static>(
+        &self,
+        id: String,
+        work: impl FnOnce(&mut G, String) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let shared = self.sessions.get(&id)?;
+        self.compute(move || {
+            let mut guard = lock(&shared);
+            let actual = guard.name();
+            match G::of(&mut guard) {
+                Some(game) => work(game, id),
+                None => Err(ApiError::WrongGame {
+                    id,
+                    actual,
+                    expected: G::NAME,
+                }),
+            }
+        })
+        .await
     }
 }
 

@@ -23,15 +23,44 @@ pub enum Game {
 impl Game {
     pub fn name(&self) -> &'static str {
         match self {
-            Game::Mines(_) => "mines",
-            Game::Jumpin(_) => "jumpin",
-            Game::Tiles(_) => "tiles",
-            Game::Battle(_) => "battle",
-            Game::Tetris(_) => "tetris",
-            Game::Flappy(_) => "flappy",
+            Game::Mines(_) => arcade_mines::human::HumanGame::NAME,
+            Game::Jumpin(_) => arcade_jumpin::play::JumpinGame::NAME,
+            Game::Tiles(_) => arcade_tiles::play::TilesGame::NAME,
+            Game::Battle(_) => arcade_mines::battle::live::LiveBattle::NAME,
+            Game::Tetris(_) => crate::tetris::TetrisSession::NAME,
+            Game::Flappy(_) => crate::flappy::FlappySession::NAME,
         }
     }
 }
+
+/// A game a session can hold: lets a handler ask a session for its own kind
+/// of game and name it when the session holds another.
+pub trait SessionGame: Send + 'static {
+    /// The name [`Game::name`] gives this kind.
+    const NAME: &'static str;
+    fn of(game: &mut Game) -> Option<&mut Self>;
+}
+
+macro_rules! session_game {
+    ($ty:ty, $variant:ident, $name:literal) => {
+        impl SessionGame for $ty {
+            const NAME: &'static str = $name;
+            fn of(game: &mut Game) -> Option<&mut Self> {
+                match game {
+                    Game::$variant(g) => Some(g),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+session_game!(arcade_mines::human::HumanGame, Mines, "mines");
+session_game!(arcade_jumpin::play::JumpinGame, Jumpin, "jumpin");
+session_game!(arcade_tiles::play::TilesGame, Tiles, "tiles");
+session_game!(arcade_mines::battle::live::LiveBattle, Battle, "battle");
+session_game!(crate::tetris::TetrisSession, Tetris, "tetris");
+session_game!(crate::flappy::FlappySession, Flappy, "flappy");
 
 /// One game shared between the store and the request working on it.
 pub type Shared = Arc<Mutex<Game>>;

@@ -9,7 +9,7 @@
 
 use crate::error::{ApiError, ApiJson, ApiResult};
 use crate::server::AppRef;
-use crate::sessions::{Game, lock};
+use crate::sessions::Game;
 use arcade_tetris::game::End;
 use arcade_tetris::live::{self, Action, LiveGame};
 use arcade_tetris::{MoveMode, Piece, PieceSource, Placement, Player, Randomizer, Rules, Weights};
@@ -385,18 +385,8 @@ async fn act(
     id: String,
     f: impl FnOnce(&mut TetrisSession) -> Result<Option<Watched>, ApiError> + Send + 'static,
 ) -> ApiResult<TetrisState> {
-    let shared = app.sessions.get(&id)?;
     let state = app
-        .compute(move || {
-            let mut guard = lock(&shared);
-            let name = guard.name();
-            let Game::Tetris(session) = &mut *guard else {
-                return Err(ApiError::WrongGame {
-                    id,
-                    actual: name,
-                    expected: "tetris",
-                });
-            };
+        .with_game(id, move |session: &mut TetrisSession, id| {
             let watched = f(session)?;
             let mut out = session.view(id);
             if let Some(w) = watched {

@@ -4,7 +4,7 @@
 
 use crate::error::{ApiError, ApiJson, ApiResult};
 use crate::server::AppRef;
-use crate::sessions::{Game, lock};
+use crate::sessions::Game;
 use arcade_tiles::capture::{LEVEL_90031, parse_capture};
 use arcade_tiles::exact::Limits;
 use arcade_tiles::generate::construct;
@@ -131,18 +131,8 @@ async fn act(
     answer: Answer,
     f: impl FnOnce(&mut TilesGame) -> Result<Option<usize>, ApiError> + Send + 'static,
 ) -> ApiResult<TilesState> {
-    let shared = app.sessions.get(&id)?;
     let state = app
-        .compute(move || {
-            let mut guard = lock(&shared);
-            let name = guard.name();
-            let Game::Tiles(game) = &mut *guard else {
-                return Err(ApiError::WrongGame {
-                    id,
-                    actual: name,
-                    expected: "tiles",
-                });
-            };
+        .with_game(id, move |game: &mut TilesGame, id| {
             let before = (answer == Answer::Change).then(|| game.snapshot());
             let played = f(game)?;
             Ok(TilesState {
