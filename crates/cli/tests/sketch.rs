@@ -12,6 +12,21 @@ fn golden(name: &str) -> String {
         .to_string()
 }
 
+/// The image at `path` has the golden sketch's size and each pixel is within
+/// one grey level of it.
+fn assert_near_golden(path: &Path, name: &str) {
+    let got = image::open(path).unwrap().to_luma8();
+    let want = image::open(golden(name)).unwrap().to_luma8();
+    assert_eq!(got.dimensions(), want.dimensions());
+    let worst = got
+        .as_raw()
+        .iter()
+        .zip(want.as_raw())
+        .map(|(a, b)| a.abs_diff(*b))
+        .max();
+    assert!(worst <= Some(1), "max difference {worst:?}");
+}
+
 #[test]
 fn writes_the_sketch_numpy_would_within_one() {
     let dir = temp_dir("golden");
@@ -34,17 +49,7 @@ fn writes_the_sketch_numpy_would_within_one() {
         (report["width"].as_u64(), report["height"].as_u64()),
         (Some(37), Some(23))
     );
-    let got = image::open(&out).unwrap().to_luma8();
-    let want = image::open(golden("photo-37x23-d30.sketch.png"))
-        .unwrap()
-        .to_luma8();
-    let worst = got
-        .as_raw()
-        .iter()
-        .zip(want.as_raw())
-        .map(|(a, b)| a.abs_diff(*b))
-        .max();
-    assert!(worst <= Some(1), "max difference {worst:?}");
+    assert_near_golden(&out, "photo-37x23-d30.sketch.png");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -118,18 +123,7 @@ fn truncated_zero_size_and_gif() {
         "2",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let got = image::open(&gif).unwrap().to_luma8();
-    let want = image::open(golden("photo-37x23-d30.sketch.png"))
-        .unwrap()
-        .to_luma8();
-    assert_eq!(got.dimensions(), (37, 23));
-    let worst = got
-        .as_raw()
-        .iter()
-        .zip(want.as_raw())
-        .map(|(a, b)| a.abs_diff(*b))
-        .max();
-    assert!(worst <= Some(1), "max difference {worst:?}");
+    assert_near_golden(&gif, "photo-37x23-d30.sketch.png");
     std::fs::remove_dir_all(&dir).ok();
 }
 

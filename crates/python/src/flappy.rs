@@ -2,7 +2,7 @@
 
 use crate::flappy_in_place::InPlace;
 use crate::value_error;
-use crate::vector::{Game, Outputs, Slots, check_num_envs, wrong_count};
+use crate::vector::{Game, Outputs, Slots, StepArrays, check_num_envs, wrong_count};
 use arcade_flappy::env::Status;
 use arcade_flappy::episode::eval_seed;
 use arcade_flappy::obs::{BASIC, EXTENDED, observe};
@@ -179,13 +179,6 @@ type StepResult<'py> = (
     Bound<'py, PyDict>,
 );
 
-/// Rewards, terminations and truncations.
-type StepFlags<'py> = (
-    Bound<'py, PyArray1<f64>>,
-    Bound<'py, PyArray1<bool>>,
-    Bound<'py, PyArray1<bool>>,
-);
-
 /// The actions as `i64`s in `into`: a contiguous 1-D int64 array is read
 /// as it is, any other integer array is converted as NumPy does
 /// (`ascontiguousarray(asarray(a).reshape(n), dtype=int64)`). Read
@@ -328,17 +321,8 @@ impl FlappyVectorCore {
         &mut self,
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
-    ) -> PyResult<StepFlags<'py>> {
-        let actions = actions.as_slice().map_err(value_error)?.to_vec();
-        let (config, slots) = (&self.config, &mut self.slots);
-        let out = py
-            .detach(|| slots.step(config, &actions))
-            .map_err(value_error)?;
-        Ok((
-            PyArray1::from_vec(py, out.reward),
-            PyArray1::from_vec(py, out.terminated),
-            PyArray1::from_vec(py, out.truncated),
-        ))
+    ) -> PyResult<StepArrays<'py>> {
+        self.slots.step_arrays(py, &self.config, actions)
     }
 
     /// Steps every game and writes its observation, reward, flags and pipes

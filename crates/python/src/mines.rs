@@ -1,6 +1,6 @@
 //! Minesweeper: the single-game core, the vector core and the analyser.
 
-use crate::vector::{Game, Slots, check_num_envs};
+use crate::vector::{Game, Slots, StepArrays, check_num_envs};
 use crate::{to_json, value_error};
 use arcade_mines::game::Status;
 use arcade_mines::play::next_move;
@@ -260,12 +260,6 @@ pub struct MinesVectorCore {
     slots: Slots<MinesGame>,
 }
 
-type StepArrays<'py> = (
-    Bound<'py, PyArray1<f64>>,
-    Bound<'py, PyArray1<bool>>,
-    Bound<'py, PyArray1<bool>>,
-);
-
 #[pymethods]
 impl MinesVectorCore {
     #[new]
@@ -288,16 +282,7 @@ impl MinesVectorCore {
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<StepArrays<'py>> {
-        let actions = actions.as_slice().map_err(value_error)?.to_vec();
-        let (config, slots) = (&self.config, &mut self.slots);
-        let out = py
-            .detach(|| slots.step(config, &actions))
-            .map_err(value_error)?;
-        Ok((
-            PyArray1::from_vec(py, out.reward),
-            PyArray1::from_vec(py, out.terminated),
-            PyArray1::from_vec(py, out.truncated),
-        ))
+        self.slots.step_arrays(py, &self.config, actions)
     }
 
     /// (grids (N, H, W), masks (N, H·W)).

@@ -1,7 +1,7 @@
 //! Tetris: the single-game core, the vector core and the AIs' best placement.
 
 use crate::solvers::with_progress;
-use crate::vector::{Game, Outputs, Slots, check_num_envs};
+use crate::vector::{Game, Outputs, Slots, StepArrays, check_num_envs};
 use crate::{to_json, value_error};
 use arcade_core::Rng;
 use arcade_core::progress::Progress;
@@ -335,12 +335,6 @@ fn observe_into(g: &TetrisGame, o: TetrisPlace<'_>) {
     *o.score = g.env.score();
 }
 
-type StepArrays<'py> = (
-    Bound<'py, PyArray1<f64>>,
-    Bound<'py, PyArray1<bool>>,
-    Bound<'py, PyArray1<bool>>,
-);
-
 #[pymethods]
 impl TetrisVectorCore {
     #[new]
@@ -399,16 +393,7 @@ impl TetrisVectorCore {
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<StepArrays<'py>> {
-        let actions = actions.as_slice().map_err(value_error)?.to_vec();
-        let (config, slots) = (&self.config, &mut self.slots);
-        let out = py
-            .detach(|| slots.step(config, &actions))
-            .map_err(value_error)?;
-        Ok((
-            PyArray1::from_vec(py, out.reward),
-            PyArray1::from_vec(py, out.terminated),
-            PyArray1::from_vec(py, out.truncated),
-        ))
+        self.slots.step_arrays(py, &self.config, actions)
     }
 
     /// Steps every sub-environment and observes it in the same pass, into

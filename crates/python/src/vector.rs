@@ -4,6 +4,9 @@
 //! sub-environments in parallel with the GIL released.
 
 use crate::seeds::episode_seed;
+use crate::value_error;
+use numpy::{PyArray1, PyReadonlyArray1};
+use pyo3::prelude::*;
 use rayon::prelude::*;
 
 /// Most sub-environments one vector environment holds.
@@ -222,6 +225,35 @@ impl<G: Game> Slots<G> {
             out.truncated.push(trunc);
         }
         Ok(out)
+    }
+}
+
+/// Rewards, terminations and truncations, as Python gets them from `step`.
+pub(crate) type StepArrays<'py> = (
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<bool>>,
+);
+
+impl<G: Game> Slots<G> {
+    /// [`Slots::step`] for Python: copies the actions (no Python code can
+    /// change them while the GIL is released for the step) and answers with
+    /// NumPy arrays.
+    pub fn step_arrays<'py>(
+        &mut self,
+        py: Python<'py>,
+        config: &G::Config,
+        actions: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<StepArrays<'py>> {
+        let actions = actions.as_slice().map_err(value_error)?.to_vec();
+        let out = py
+            .detach(|| self.step(config, &actions))
+            .map_err(value_error)?;
+        Ok((
+            PyArray1::from_vec(py, out.reward),
+            PyArray1::from_vec(py, out.terminated),
+            PyArray1::from_vec(py, out.truncated),
+        ))
     }
 }
 
