@@ -1,6 +1,7 @@
 //! The two-player Minesweeper battle (the PettingZoo environment's engine):
 //! a capture moves again, a safe click passes the turn, first to the target wins.
 
+use crate::replay::{self, Reduced, Replay, Saved};
 use crate::value_error;
 use arcade_core::Rng;
 use arcade_mines::Cell;
@@ -40,6 +41,22 @@ pub struct BattleCore {
     rules: Rules,
     battle: Battle,
     rngs: [Rng; 2],
+    /// The constructor's arguments `(level, target)`, for pickling.
+    args: (String, Option<usize>),
+    /// The clicks since the reset, and where an AI drew from its seat's
+    /// random stream ([`ai_draw`]).
+    replay: Replay<u64>,
+}
+
+/// How the replay notes that `ai` chose a move: from the top of the `u32`s,
+/// far above any cell.
+fn ai_draw(ai: Ai) -> u32 {
+    u32::MAX
+        - match ai {
+            Ai::Rule => 0,
+            Ai::Greedy => 1,
+            Ai::Ev => 2,
+        }
 }
 
 #[pymethods]
@@ -58,6 +75,28 @@ impl BattleCore {
             battle: Battle::new(rules, rules.board(0)),
             rngs: seat_rngs(0),
             rules,
+            args: (level.into(), target),
+            replay: Replay::new(0),
+        })
+    }
+
+    /// Pickles the game as its arguments, seed and moves (`replay`).
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<Reduced<'py, (String, Option<usize>), u64>> {
+        let this = slf.borrow();
+        this.replay.reduce(slf, this.args.clone())
+    }
+
+    /// Unpickles: the same game, replayed (the AIs' draws included).
+    fn __setstate__(&mut self, py: Python<'_>, state: Saved<'_, u64>) -> PyResult<()> {
+        let (start, moves) = state;
+        self.reset(start);
+        replay::play_back(&moves, |mv| {
+            match Ai::ALL.into_iter().find(|&a| ai_draw(a) == mv) {
+                Some(ai) => self.ai_action(py, ai.name()).map(drop),
+                None => self.play(mv as usize).map(drop),
+            }
         })
     }
 
@@ -65,11 +104,13 @@ impl BattleCore {
     fn reset(&mut self, seed: u64) {
         self.battle = Battle::new(self.rules, self.rules.board(seed));
         self.rngs = seat_rngs(seed);
+        self.replay.restart(seed);
     }
 
     /// Clicks `cell` for the player to move: True if it captured a mine.
     fn play(&mut self, cell: usize) -> PyResult<bool> {
         let turn = self.battle.play(cell).map_err(value_error)?;
+        self.replay.record(cell as u32); // a cell of the board
         Ok(turn == arcade_mines::battle::Turn::Captured)
     }
 
@@ -82,7 +123,9 @@ impl BattleCore {
         }
         let seat = self.battle.to_move();
         let (view, rng) = (self.battle.view(), &mut self.rngs[seat]);
-        py.detach(|| ai.choose(view, rng)).map_err(value_error)
+        let choice = py.detach(|| ai.choose(view, rng));
+        self.replay.record(ai_draw(ai));
+        choice.map_err(value_error)
     }
 
     /// (grid (H, W), mask (H·W,)) as `seat` sees it: −1 hidden, 0–8 numbers,

@@ -1,6 +1,7 @@
 //! Flappy Bird: the single-game core and the vector core.
 
 use crate::flappy_in_place::InPlace;
+use crate::replay::{self, Reduced, Replay, Saved};
 use crate::value_error;
 use crate::vector::{Game, Outputs, Slots, StepArrays, check_num_envs, wrong_count};
 use arcade_flappy::env::Status;
@@ -56,6 +57,9 @@ fn check(action: i64) -> Result<(), String> {
 pub struct FlappyCore {
     config: Config,
     env: arcade_flappy::Env,
+    /// The constructor's arguments `(max_pipes, extended)`, for pickling.
+    args: (Option<u64>, bool),
+    replay: Replay<u64>,
 }
 
 #[pymethods]
@@ -79,18 +83,36 @@ impl FlappyCore {
         Ok(FlappyCore {
             env: game(&config, 0),
             config,
+            args: (max_pipes, extended),
+            replay: Replay::new(0),
         })
+    }
+
+    /// Pickles the game as its arguments, start and moves (`replay`).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py, (Option<u64>, bool), u64>> {
+        let this = slf.borrow();
+        this.replay.reduce(slf, this.args)
+    }
+
+    /// Unpickles: the same game, replayed.
+    fn __setstate__(&mut self, state: Saved<'_, u64>) -> PyResult<()> {
+        let (start, moves) = state;
+        self.reset(start);
+        replay::play_back(&moves, |mv| self.step(mv.into()).map(drop))
     }
 
     /// Starts game `seed`: the one `arcade flappy play --seed SEED` plays.
     fn reset(&mut self, seed: u64) {
         self.env = game(&self.config, seed);
+        self.replay.restart(seed);
     }
 
     /// 0 = no flap, 1 = flap: (reward, terminated, truncated).
     fn step(&mut self, action: i64) -> PyResult<(f64, bool, bool)> {
         check(action).map_err(value_error)?;
-        play(&mut self.env, action).map_err(value_error)
+        let out = play(&mut self.env, action).map_err(value_error)?;
+        self.replay.record(u32::from(action == 1));
+        Ok(out)
     }
 
     /// The 5 (or 7) observation features, as `f32`.

@@ -3,13 +3,14 @@
 //! (`y · 5 + x`): the piece on `from` (a rabbit's cell, a fox's top or left
 //! cell) moves so that it lands on, or for a fox slides into, `target`.
 
+use crate::replay::{self, Reduced, Replay, Saved};
 use crate::solvers::bounded;
 use crate::value_error;
 use arcade_core::progress::Progress;
 use arcade_jumpin::challenges::official;
 use arcade_jumpin::geometry::{HOLES, cells, xy};
 use arcade_jumpin::play::{JumpinGame, PlayMove};
-use arcade_jumpin::{Axis, Piece, Position, parse_board, parse_code};
+use arcade_jumpin::{Axis, Fox, Piece, Position, parse_board, parse_code};
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 
@@ -40,6 +41,32 @@ type JumpinObs<'py> = (Bound<'py, PyArray3<u8>>, Bound<'py, PyArray1<i8>>);
 pub struct JumpinCore {
     game: JumpinGame,
     illegal: bool,
+    /// The puzzle and the moves since, for pickling.
+    replay: Replay<Pieces>,
+}
+
+/// A position's pieces exactly (a board text can pair fox cells up in more
+/// than one way): rabbit and mushroom cell masks, and each fox as (vertical,
+/// line, offset).
+type Pieces = (u32, u32, Vec<(bool, u8, u8)>);
+
+fn pieces(p: &Position) -> Pieces {
+    let foxes = p.foxes().iter();
+    let foxes = foxes.map(|f| (f.axis == Axis::Vertical, f.line, f.offset));
+    (p.rabbits(), p.mushrooms(), foxes.collect())
+}
+
+fn position((rabbits, mushrooms, foxes): Pieces) -> PyResult<Position> {
+    let fox = |(vertical, line, offset)| Fox {
+        axis: if vertical {
+            Axis::Vertical
+        } else {
+            Axis::Horizontal
+        },
+        line,
+        offset,
+    };
+    Position::new(rabbits, mushrooms, foxes.into_iter().map(fox).collect()).map_err(value_error)
 }
 
 impl JumpinCore {
@@ -64,6 +91,7 @@ impl JumpinCore {
     fn start(&mut self, position: &Position) {
         self.game = JumpinGame::new(position);
         self.illegal = false;
+        self.replay.restart(pieces(position));
     }
 }
 
@@ -89,10 +117,24 @@ impl JumpinCore {
     /// Starts on official challenge 1.
     #[new]
     fn new() -> JumpinCore {
+        let first = &official()[0].position;
         JumpinCore {
-            game: JumpinGame::new(&official()[0].position),
+            game: JumpinGame::new(first),
             illegal: false,
+            replay: Replay::new(pieces(first)),
         }
+    }
+
+    /// Pickles the game as its puzzle and moves (`replay`).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py, (), Pieces>> {
+        slf.borrow().replay.reduce(slf, ())
+    }
+
+    /// Unpickles: the same puzzle, replayed.
+    fn __setstate__(&mut self, state: Saved<'_, Pieces>) -> PyResult<()> {
+        let (start, moves) = state;
+        self.start(&position(start)?);
+        replay::play_back(&moves, |mv| self.step(mv.into()).map(drop))
     }
 
     /// Loads a challenge code (`C31B42G34M302203FE11`) or a board text.
@@ -146,6 +188,7 @@ impl JumpinCore {
             .ok_or_else(|| {
                 value_error(format!("action {action} is out of range (0..{ACTIONS})"))
             })?;
+        self.replay.record(a as u32); // a < ACTIONS
         match self.moves().into_iter().find(|m| action_of(m) == a) {
             Some(m) => {
                 self.game.play(m.step.from, m.target).map_err(value_error)?;

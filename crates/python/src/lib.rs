@@ -11,6 +11,7 @@ mod flappy;
 mod flappy_in_place;
 mod jumpin;
 mod mines;
+mod replay;
 mod seeds;
 mod shard;
 mod solvers;

@@ -1,5 +1,6 @@
 //! Minesweeper: the single-game core, the vector core and the analyser.
 
+use crate::replay::{self, Reduced, Replay, Saved};
 use crate::vector::{Game, Slots, StepArrays, check_num_envs};
 use crate::{to_json, value_error};
 use arcade_mines::game::Status;
@@ -117,6 +118,9 @@ fn check_cell(cells: usize, action: i64) -> Result<usize, String> {
 #[derive(Clone)]
 pub struct MinesCore {
     game: MinesGame,
+    /// The constructor's arguments `(level, rule)`, for pickling.
+    args: (String, String),
+    replay: Replay<u64>,
 }
 
 #[pymethods]
@@ -132,17 +136,35 @@ impl MinesCore {
     fn new(level: &str, rule: &str) -> PyResult<MinesCore> {
         Ok(MinesCore {
             game: MinesGame::new(config(level, rule)?, 0),
+            args: (level.into(), rule.into()),
+            replay: Replay::new(0),
         })
+    }
+
+    /// Pickles the game as its arguments, start and moves (`replay`).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py, (String, String), u64>> {
+        let this = slf.borrow();
+        this.replay.reduce(slf, this.args.clone())
+    }
+
+    /// Unpickles: the same game, replayed.
+    fn __setstate__(&mut self, state: Saved<'_, u64>) -> PyResult<()> {
+        let (start, moves) = state;
+        self.reset(start);
+        replay::play_back(&moves, |mv| self.step(mv.into()).map(drop))
     }
 
     fn reset(&mut self, seed: u64) {
         self.game = MinesGame::new(self.game.config, seed);
+        self.replay.restart(seed);
     }
 
     /// Reveals cell `y · width + x`: (reward, terminated, truncated).
     fn step(&mut self, action: i64) -> PyResult<(f64, bool, bool)> {
         let cell = check_cell(self.game.cells(), action).map_err(value_error)?;
-        self.game.reveal(cell).map_err(value_error)
+        let out = self.game.reveal(cell).map_err(value_error)?;
+        self.replay.record(cell as u32); // boards are at most MAX_SIDE² cells
+        Ok(out)
     }
 
     #[getter]

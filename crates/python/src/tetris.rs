@@ -1,5 +1,6 @@
 //! Tetris: the single-game core, the vector core and the AIs' best placement.
 
+use crate::replay::{self, Reduced, Replay, Saved};
 use crate::solvers::with_progress;
 use crate::vector::{Game, Outputs, Slots, StepArrays, check_num_envs};
 use crate::{to_json, value_error};
@@ -87,7 +88,13 @@ fn piece_index(p: Option<Piece>) -> i64 {
 pub struct TetrisCore {
     env: Env,
     illegal: bool,
+    /// The constructor's arguments, for pickling.
+    args: TetrisArgs,
+    replay: Replay<u64>,
 }
+
+/// `TetrisCore(width, height, pieces, scoring, max_pieces)`.
+type TetrisArgs = (usize, usize, String, String, Option<u64>);
 
 #[pymethods]
 impl TetrisCore {
@@ -110,19 +117,37 @@ impl TetrisCore {
         Ok(TetrisCore {
             env: Env::new(cfg, 0).map_err(value_error)?,
             illegal: false,
+            args: (width, height, pieces.into(), scoring.into(), max_pieces),
+            replay: Replay::new(0),
         })
+    }
+
+    /// Pickles the game as its arguments, seed and moves (`replay`).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py, TetrisArgs, u64>> {
+        let this = slf.borrow();
+        this.replay.reduce(slf, this.args.clone())
+    }
+
+    /// Unpickles: the same game, replayed.
+    fn __setstate__(&mut self, state: Saved<'_, u64>) -> PyResult<()> {
+        let (start, moves) = state;
+        self.reset(start);
+        replay::play_back(&moves, |mv| self.step(mv.into()).map(drop))
     }
 
     /// Starts a new game; `seed` seeds the pieces as `arcade tetris play --seed`.
     fn reset(&mut self, seed: u64) {
         self.env.reset(seed);
         self.illegal = false;
+        self.replay.restart(seed);
     }
 
     /// Places the current piece: (reward, terminated, truncated, illegal).
     fn step(&mut self, action: i64) -> PyResult<(f64, bool, bool, bool)> {
         let (r, term, trunc) =
             play(&mut self.env, &mut self.illegal, action).map_err(value_error)?;
+        self.replay
+            .record(u32::try_from(action).unwrap_or(u32::MAX));
         Ok((r, term, trunc, self.illegal))
     }
 

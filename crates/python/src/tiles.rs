@@ -3,6 +3,7 @@
 //! shape, difficulty and seed (the same construction, without the
 //! verification search, which only confirms what construction guarantees).
 
+use crate::replay::{self, Reduced, Replay, Saved};
 use crate::solvers::tiles_level_text;
 use crate::value_error;
 use arcade_tiles::Level;
@@ -64,7 +65,13 @@ pub struct TilesCore {
     illegal: bool,
     /// Triples cleared so far.
     cleared: usize,
+    /// The constructor's arguments, for pickling.
+    args: TilesArgs,
+    replay: Replay<u64>,
 }
+
+/// `TilesCore(level, layers, types, groups, capacity, difficulty)`.
+type TilesArgs = (Option<String>, usize, usize, usize, Option<usize>, f64);
 
 fn dense_kinds(level: &Level) -> HashMap<u32, usize> {
     (0..level.kinds()).map(|k| (level.label(k), k)).collect()
@@ -91,6 +98,14 @@ impl TilesCore {
         capacity: Option<usize>,
         difficulty: f64,
     ) -> PyResult<TilesCore> {
+        let args = (
+            level.map(str::to_owned),
+            layers,
+            types,
+            groups,
+            capacity,
+            difficulty,
+        );
         let source = match level {
             None => {
                 let shape = Classic {
@@ -123,7 +138,22 @@ impl TilesCore {
             intended,
             illegal: false,
             cleared: 0,
+            args,
+            replay: Replay::new(0),
         })
+    }
+
+    /// Pickles the game as its arguments, start and moves (`replay`).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py, TilesArgs, u64>> {
+        let this = slf.borrow();
+        this.replay.reduce(slf, this.args.clone())
+    }
+
+    /// Unpickles: the same game, replayed.
+    fn __setstate__(&mut self, py: Python<'_>, state: Saved<'_, u64>) -> PyResult<()> {
+        let (start, moves) = state;
+        self.reset(py, start)?;
+        replay::play_back(&moves, |mv| self.step(mv.into()).map(drop))
     }
 
     /// Starts a new game: generated levels use `seed` as
@@ -136,6 +166,7 @@ impl TilesCore {
         self.intended = intended;
         self.illegal = false;
         self.cleared = 0;
+        self.replay.restart(seed);
         Ok(())
     }
 
@@ -151,7 +182,14 @@ impl TilesCore {
             .ok()
             .filter(|&t| t < n)
             .ok_or_else(|| value_error(format!("action {action} is out of range (0..{n})")))?;
-        match self.game.click(tile) {
+        let click = self.game.click(tile);
+        if matches!(
+            click,
+            Ok(_) | Err(PlayError::Covered(_) | PlayError::Gone(_))
+        ) {
+            self.replay.record(tile as u32); // levels hold far fewer than 2^32 tiles
+        }
+        match click {
             Ok(status) => {
                 let view_tray = self.game.view().tray.len();
                 let cleared = (self.game.clicks().len() - view_tray) / 3;
