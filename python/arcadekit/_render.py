@@ -23,8 +23,9 @@ def tetris_frame(board: np.ndarray, cell: int = 16) -> np.ndarray:
     return frame
 
 
-def flappy_frame(core) -> np.ndarray:
-    """The 288×512 screen: sky, pipes, bird and ground."""
+def flappy_frame(bird_y: int, pipes) -> np.ndarray:
+    """The 288×512 screen: sky, pipes (``(left x, gap top y)`` pairs), bird
+    (its top edge at ``bird_y``) and ground."""
     from . import _arcadekit as ak
 
     sw, sh = ak.FLAPPY_SCREEN
@@ -32,12 +33,12 @@ def flappy_frame(core) -> np.ndarray:
     frame = np.empty((sh, sw, 3), np.uint8)
     frame[:] = _SKY
     frame[ground:] = _GROUND
-    for x, top in core.pipes_on_screen():
+    for x, top in pipes:
         x0, x1 = max(x, 0), min(x + pipe_w, sw)
         if x0 < x1:
             frame[:top, x0:x1] = _PIPE
             frame[top + gap : ground, x0:x1] = _PIPE
-    y0, y1 = max(core.bird_y, 0), min(core.bird_y + bird_h, ground)
+    y0, y1 = max(bird_y, 0), min(bird_y + bird_h, ground)
     if y0 < y1:
         frame[y0:y1, bird_x : bird_x + bird_w] = _BIRD
     return frame

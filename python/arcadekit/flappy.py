@@ -66,5 +66,5 @@ class FlappyEnv(gym.Env):
         if self.render_mode == "ansi":
             return self._core.text()
         if self.render_mode == "rgb_array":
-            return flappy_frame(self._core)
+            return flappy_frame(self._core.bird_y, self._core.pipes_on_screen())
         return None

@@ -6,6 +6,10 @@ arrays, with no Python object per sub-environment.
   sub-environment's episode ends, the next ``step`` resets it (ignoring its
   action) and returns its first observation with reward 0 and
   ``terminated = truncated = False``.
+* **Rendering**: ``render_mode="rgb_array"`` makes ``render()`` return one
+  frame per game, as ``SyncVectorEnv`` does (the single environment's
+  frames); a game that just ended shows its last position until the next
+  ``step`` resets it.
 * **Seeds**: ``reset(seed=s)`` starts episode ``e`` of sub-environment ``i``
   from the engine seed ``derive_seed(derive_seed(s, i), e)`` (arcade's
   splitmix64 derivation), so sub-environment ``i`` plays the same episodes
@@ -22,6 +26,7 @@ from gymnasium.vector.utils import batch_space
 
 from ._action import action_array
 from ._native import native as _ak
+from ._render import flappy_frame, mines_frame, tetris_frame
 from ._seeding import MAX_SEED, no_options, python_seed
 from .flappy import FlappyEnv
 from .minesweeper import MinesweeperEnv
@@ -29,9 +34,13 @@ from .tetris import TetrisEnv
 
 
 class _RustVectorEnv(VectorEnv):
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"]}
 
-    def _setup(self, single, core, num_envs: int):
+    def _setup(self, single, core, num_envs: int, render_mode: Optional[str]):
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"unknown render_mode {render_mode!r} (vector environments draw rgb_array frames)")
+        self.render_mode = render_mode
+        self.metadata = {**type(self).metadata, "render_fps": single.metadata["render_fps"]}
         self.num_envs = num_envs
         self.single_observation_space = single.observation_space
         self.single_action_space = single.action_space
@@ -64,6 +73,13 @@ class _RustVectorEnv(VectorEnv):
     def _info(self) -> dict:
         return {}
 
+    def render(self):
+        """A tuple of one RGB frame per game with ``render_mode="rgb_array"``,
+        else ``None``."""
+        if self.render_mode != "rgb_array":
+            return None
+        return self._frames()
+
 
 class TetrisVectorEnv(_RustVectorEnv):
     """``num_envs`` Tetris games (options as :class:`TetrisEnv`); observations
@@ -71,11 +87,11 @@ class TetrisVectorEnv(_RustVectorEnv):
 
     def __init__(self, num_envs: int, width: int = 10, height: int = 20, pieces: str = "uniform",
                  scoring: str = "lines", next_piece: bool = True, max_pieces: Optional[int] = None,
-                 seed: int = 0):
+                 seed: int = 0, render_mode: Optional[str] = None):
         single = TetrisEnv(width, height, pieces, scoring, next_piece, max_pieces)
         core = _ak.TetrisVectorCore(num_envs, seed, width, height, pieces, scoring, max_pieces)
         self._next = next_piece
-        self._setup(single, core, num_envs)
+        self._setup(single, core, num_envs, render_mode)
 
     def step(self, actions):
         # One Rust pass steps, observes and scores every game into fresh arrays;
@@ -85,7 +101,7 @@ class TetrisVectorEnv(_RustVectorEnv):
         except TypeError:
             out = self._core.step_observe(self._actions(actions))
         board, piece, nxt, mask, reward, terminated, truncated, score = out
-        self._mask = mask
+        self._mask, self._board = mask, board
         obs = {"board": board, "piece": piece, "next": nxt} if self._next else {"board": board, "piece": piece}
         return obs, reward, terminated, truncated, {"action_mask": mask, "score": score}
 
@@ -100,7 +116,7 @@ class TetrisVectorEnv(_RustVectorEnv):
 
     def _obs(self):
         board, piece, nxt, mask = self._core.observe()
-        self._mask = mask
+        self._mask, self._board = mask, board
         obs = {"board": board, "piece": piece}
         if self._next:
             obs["next"] = nxt
@@ -108,6 +124,9 @@ class TetrisVectorEnv(_RustVectorEnv):
 
     def _info(self) -> dict:
         return {"action_mask": self._mask, "score": self._core.scores()}
+
+    def _frames(self):
+        return tuple(tetris_frame(b) for b in self._board)
 
 
 class FlappyVectorEnv(_RustVectorEnv):
@@ -122,10 +141,10 @@ class FlappyVectorEnv(_RustVectorEnv):
     at 64 games (no fresh arrays). The default returns fresh arrays."""
 
     def __init__(self, num_envs: int, extended: bool = False, max_pipes: Optional[int] = None, seed: int = 0,
-                 copy: bool = True):
+                 copy: bool = True, render_mode: Optional[str] = None):
         single = FlappyEnv(extended, max_pipes)
         core = _ak.FlappyVectorCore(num_envs, seed, max_pipes, extended)
-        self._setup(single, core, num_envs)
+        self._setup(single, core, num_envs, render_mode)
         self._rust_step = core.step_observe if copy else core.step_in_place
         if type(self).step is FlappyVectorEnv.step:  # unless a subclass overrides it
             # `step` is the Rust call itself, bound per instance: a Python
@@ -144,20 +163,27 @@ class FlappyVectorEnv(_RustVectorEnv):
     def _info(self) -> dict:
         return {"pipes": self._core.scores()}
 
+    def _frames(self):
+        return tuple(flappy_frame(y, pipes) for y, pipes in self._core.scenes())
+
 
 class MinesweeperVectorEnv(_RustVectorEnv):
     """``num_envs`` Minesweeper games (options as :class:`MinesweeperEnv`,
     without ``probabilities``); ``infos["action_mask"]`` marks hidden cells."""
 
-    def __init__(self, num_envs: int, level: str = "beginner", rule: str = "sfar", seed: int = 0):
+    def __init__(self, num_envs: int, level: str = "beginner", rule: str = "sfar", seed: int = 0,
+                 render_mode: Optional[str] = None):
         single = MinesweeperEnv(level, rule)
         core = _ak.MinesVectorCore(num_envs, seed, level, rule)
-        self._setup(single, core, num_envs)
+        self._setup(single, core, num_envs, render_mode)
 
     def _obs(self):
         grid, mask = self._core.observe()
-        self._mask = mask
+        self._mask, self._grid = mask, grid
         return grid
 
     def _info(self) -> dict:
         return {"action_mask": self._mask}
+
+    def _frames(self):
+        return tuple(mines_frame(g) for g in self._grid)

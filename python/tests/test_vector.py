@@ -88,6 +88,48 @@ def test_next_step_autoreset_replays_the_single_env_episodes(kind):
     assert episode >= 1 and checked == 400
 
 
+RENDERED = {
+    "tetris": (lambda: ak.TetrisVectorEnv(2, width=6, height=8, render_mode="rgb_array"),
+               lambda: ak.TetrisEnv(width=6, height=8, render_mode="rgb_array")),
+    "flappy": (lambda: ak.FlappyVectorEnv(2, max_pipes=3, render_mode="rgb_array"),
+               lambda: ak.FlappyEnv(max_pipes=3, render_mode="rgb_array")),
+    "mines": (lambda: ak.MinesweeperVectorEnv(2, level="6x6/5", render_mode="rgb_array"),
+              lambda: ak.MinesweeperEnv(level="6x6/5", render_mode="rgb_array")),
+}
+
+
+@pytest.mark.parametrize("kind", MAKERS)
+def test_vector_frames_are_the_single_env_frames(kind):
+    """render() gives each game's frame, the single environment's frame of
+    the same game, across episodes (the autoreset step shows the new one)."""
+    make_vector, make_single = RENDERED[kind]
+    env, single = make_vector(), make_single()
+    seed = 5
+    _, info = env.reset(seed=seed)
+    single.reset(seed=int(ak.episode_seed(seed, 1, 0)))
+    episode, ended, changed = 0, False, 0
+    last = single.render()
+    for t in range(200):
+        actions = _actions(kind, info, t, 2)
+        _, _, term, trunc, info = env.step(actions)
+        if ended:
+            episode += 1
+            single.reset(seed=int(ak.episode_seed(seed, 1, episode)))
+        else:
+            single.step(actions[1])
+        frames = env.render()
+        assert len(frames) == 2 and frames[0].dtype == np.uint8
+        np.testing.assert_array_equal(frames[1], single.render())
+        changed += not np.array_equal(frames[1], last)
+        last = frames[1]
+        ended = term[1] or trunc[1]
+    assert episode >= 1 and changed >= 20, (episode, changed)
+    assert env.metadata["render_fps"] == single.metadata["render_fps"]
+    assert MAKERS[kind](1).render() is None
+    with pytest.raises(ValueError, match="unknown render_mode 'human'"):
+        type(env)(1, render_mode="human")
+
+
 def test_make_vec_and_batched_spaces():
     env = gym.make_vec("arcadekit/Flappy-v0", num_envs=4, vectorization_mode="vector_entry_point")
     obs, _ = env.reset(seed=0)

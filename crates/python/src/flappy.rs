@@ -51,6 +51,12 @@ fn check(action: i64) -> Result<(), String> {
     }
 }
 
+/// A game's pipes on screen: (left edge x, gap top y) pairs.
+fn pipes_on_screen(env: &arcade_flappy::Env) -> Vec<(i32, i32)> {
+    let pipes = env.visible_pipes();
+    pipes.iter().map(|p| (p.x, p.gap_top)).collect()
+}
+
 /// One Flappy Bird game (the `Flappy-v0` environment's engine).
 #[pyclass(module = "arcadekit._arcadekit")]
 #[derive(Clone)]
@@ -133,11 +139,7 @@ impl FlappyCore {
 
     /// Pipes on screen: (left edge x, gap top y) pairs.
     fn pipes_on_screen(&self) -> Vec<(i32, i32)> {
-        self.env
-            .visible_pipes()
-            .iter()
-            .map(|p| (p.x, p.gap_top))
-            .collect()
+        pipes_on_screen(&self.env)
     }
 
     #[getter]
@@ -426,6 +428,12 @@ impl FlappyVectorCore {
             py,
             self.slots.slots.iter().map(|s| s.game.0.pipes()).collect(),
         )
+    }
+
+    /// Each game's bird top edge and pipes on screen, to draw it.
+    fn scenes(&self) -> Vec<(i32, Vec<(i32, i32)>)> {
+        let games = self.slots.slots.iter().map(|s| &s.game.0);
+        games.map(|g| (g.bird_y(), pipes_on_screen(g))).collect()
     }
 }
 
