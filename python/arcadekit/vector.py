@@ -168,13 +168,16 @@ class FlappyVectorEnv(_RustVectorEnv):
 
 
 class MinesweeperVectorEnv(_RustVectorEnv):
-    """``num_envs`` Minesweeper games (options as :class:`MinesweeperEnv`,
-    without ``probabilities``); ``infos["action_mask"]`` marks hidden cells."""
+    """``num_envs`` Minesweeper games (options as :class:`MinesweeperEnv`);
+    ``infos["action_mask"]`` marks hidden cells, and ``probabilities=True``
+    adds ``infos["probabilities"]``, ``(num_envs, H, W) float64``, every
+    game's exact mine probabilities, computed on Rust threads."""
 
     def __init__(self, num_envs: int, level: str = "beginner", rule: str = "sfar", seed: int = 0,
-                 render_mode: Optional[str] = None):
+                 render_mode: Optional[str] = None, probabilities: bool = False):
         single = MinesweeperEnv(level, rule)
         core = _ak.MinesVectorCore(num_envs, seed, level, rule)
+        self._probabilities = bool(probabilities)
         self._setup(single, core, num_envs, render_mode)
 
     def _obs(self):
@@ -183,6 +186,8 @@ class MinesweeperVectorEnv(_RustVectorEnv):
         return grid
 
     def _info(self) -> dict:
+        if self._probabilities:
+            return {"action_mask": self._mask, "probabilities": self._core.probabilities()}
         return {"action_mask": self._mask}
 
     def _frames(self):

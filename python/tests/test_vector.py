@@ -130,6 +130,34 @@ def test_vector_frames_are_the_single_env_frames(kind):
         type(env)(1, render_mode="human")
 
 
+def test_mines_vector_probabilities_are_the_single_env_probabilities():
+    """infos["probabilities"] holds each game's exact probabilities: game 1's
+    are the single environment's for the derived seed, across episodes."""
+    env = ak.MinesweeperVectorEnv(3, level="8x8/10", probabilities=True)
+    single = ak.MinesweeperEnv(level="8x8/10", probabilities=True)
+    seed = 7
+    _, info = env.reset(seed=seed)
+    _, s_info = single.reset(seed=int(ak.episode_seed(seed, 1, 0)))
+    episode, ended, compared = 0, False, 0
+    for t in range(150):
+        actions = _actions("mines", info, t, 3)
+        obs, _, term, trunc, info = env.step(actions)
+        if ended:
+            episode += 1
+            _, s_info = single.reset(seed=int(ak.episode_seed(seed, 1, episode)))
+        else:
+            _, _, _, _, s_info = single.step(actions[1])
+        p = info["probabilities"]
+        assert p.shape == (3, 8, 8) and p.dtype == np.float64
+        np.testing.assert_array_equal(p[1], s_info["probabilities"])
+        hidden = obs == -1
+        assert np.all(p[~hidden] == 0) and np.all((p >= 0) & (p <= 1))
+        compared += bool(np.any((p[1] > 0) & (p[1] < 1)))
+        ended = term[1] or trunc[1]
+    assert episode >= 2 and compared >= 20, (episode, compared)
+    assert "probabilities" not in ak.MinesweeperVectorEnv(2).reset(seed=0)[1]
+
+
 def test_make_vec_and_batched_spaces():
     env = gym.make_vec("arcadekit/Flappy-v0", num_envs=4, vectorization_mode="vector_entry_point")
     obs, _ = env.reset(seed=0)

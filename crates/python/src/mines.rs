@@ -9,6 +9,7 @@ use arcade_mines::solver::Strength;
 use arcade_mines::{Board, Cell, Level, Position, Rule, Solver, analyze, analyze_report};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
+use rayon::prelude::*;
 
 /// A hidden cell in the observation.
 const HIDDEN: i8 = -1;
@@ -90,6 +91,17 @@ impl MinesGame {
             Some(g) => g.view().clone(),
             None => Position::new(self.config.level.grid(), self.config.level.mines),
         }
+    }
+
+    /// The exact mine probability of every cell into `out`: revealed cells
+    /// hold no mine (0).
+    fn write_probabilities(&self, out: &mut [f64]) -> Result<(), String> {
+        let view = self.view();
+        let a = analyze(&view).map_err(|e| e.to_string())?;
+        for (i, p) in out.iter_mut().enumerate() {
+            *p = a.probability(i).unwrap_or(0.0);
+        }
+        Ok(())
     }
 
     fn write_obs(&self, grid: &mut [i8], mask: &mut [i8]) {
@@ -210,12 +222,10 @@ impl MinesCore {
 
     /// Exact mine probabilities, (H, W): revealed cells hold no mine (0).
     fn probabilities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let view = self.game.view();
-        let a = py.detach(|| analyze(&view)).map_err(value_error)?;
+        let mut p = vec![0.0; self.game.cells()];
+        py.detach(|| self.game.write_probabilities(&mut p))
+            .map_err(value_error)?;
         let level = self.game.config.level;
-        let p: Vec<f64> = (0..view.grid().len())
-            .map(|i| a.probability(i).unwrap_or(0.0))
-            .collect();
         PyArray1::from_vec(py, p).reshape([level.height, level.width])
     }
 
@@ -305,6 +315,22 @@ impl MinesVectorCore {
         actions: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<StepArrays<'py>> {
         self.slots.step_arrays(py, &self.config, actions)
+    }
+
+    /// Exact mine probabilities of every game, (N, H, W), computed on Rust
+    /// threads: revealed cells hold no mine (0).
+    fn probabilities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<f64>>> {
+        let level = self.config.level;
+        let (c, n) = (level.grid().len(), self.slots.slots.len());
+        let mut p = vec![0.0; n * c];
+        let games = &self.slots.slots;
+        py.detach(|| {
+            p.par_chunks_mut(c)
+                .zip(games.par_iter())
+                .try_for_each(|(out, s)| s.game.write_probabilities(out))
+        })
+        .map_err(value_error)?;
+        PyArray1::from_vec(py, p).reshape([n, level.height, level.width])
     }
 
     /// (grids (N, H, W), masks (N, H·W)).
