@@ -10,6 +10,7 @@ from gymnasium import spaces
 
 from ._action import action_index
 from ._native import native as _ak
+from ._options import flag
 from ._render import flappy_frame
 from ._seeding import engine_seed, no_options, python_seed
 
@@ -38,6 +39,7 @@ class FlappyEnv(gym.Env):
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r} (expected ansi or rgb_array)")
+        extended = flag("extended", extended)
         self._core = _ak.FlappyCore(max_pipes, extended)
         self.render_mode = render_mode
         n = 7 if extended else 5

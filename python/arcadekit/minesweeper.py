@@ -10,6 +10,7 @@ from gymnasium import spaces
 
 from ._action import action_index
 from ._native import native as _ak
+from ._options import flag
 from ._render import mines_frame
 from ._seeding import engine_seed, no_options, python_seed
 
@@ -46,7 +47,7 @@ class MinesweeperEnv(gym.Env):
         self._core = _ak.MinesCore(level, rule)
         self.width, self.height, self.mines = self._core.width, self._core.height, self._core.mines
         self.render_mode = render_mode
-        self._probabilities = probabilities
+        self._probabilities = flag("probabilities", probabilities)
         self.observation_space = spaces.Box(-1, 8, (self.height, self.width), np.int8)
         self.action_space = spaces.Discrete(self.width * self.height)
 

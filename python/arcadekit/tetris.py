@@ -10,6 +10,7 @@ from gymnasium import spaces
 
 from ._action import action_index
 from ._native import native as _ak
+from ._options import flag
 from ._render import tetris_frame
 from ._seeding import engine_seed, no_options, python_seed
 
@@ -57,7 +58,7 @@ class TetrisEnv(gym.Env):
         self._core = _ak.TetrisCore(width, height, pieces, scoring, max_pieces)
         self.width, self.height = width, height
         self.render_mode = render_mode
-        self._next = next_piece
+        self._next = next_piece = flag("next_piece", next_piece)
         obs = {
             "board": spaces.Box(0, 1, (height, width), np.uint8),
             "piece": spaces.Discrete(8),

@@ -26,6 +26,7 @@ from gymnasium.vector.utils import batch_space
 
 from ._action import action_array
 from ._native import native as _ak
+from ._options import flag
 from ._render import flappy_frame, mines_frame, tetris_frame
 from ._seeding import MAX_SEED, no_options, python_seed
 from .flappy import FlappyEnv
@@ -90,7 +91,7 @@ class TetrisVectorEnv(_RustVectorEnv):
                  seed: int = 0, render_mode: Optional[str] = None):
         single = TetrisEnv(width, height, pieces, scoring, next_piece, max_pieces)
         core = _ak.TetrisVectorCore(num_envs, seed, width, height, pieces, scoring, max_pieces)
-        self._next = next_piece
+        self._next = flag("next_piece", next_piece)
         self._setup(single, core, num_envs, render_mode)
 
     def step(self, actions):
@@ -145,7 +146,7 @@ class FlappyVectorEnv(_RustVectorEnv):
         single = FlappyEnv(extended, max_pipes)
         core = _ak.FlappyVectorCore(num_envs, seed, max_pipes, extended)
         self._setup(single, core, num_envs, render_mode)
-        self._rust_step = core.step_observe if copy else core.step_in_place
+        self._rust_step = core.step_observe if flag("copy", copy) else core.step_in_place
         if type(self).step is FlappyVectorEnv.step:  # unless a subclass overrides it
             # `step` is the Rust call itself, bound per instance: a Python
             # frame in between cost a tenth of a step at 64 games.
@@ -177,7 +178,7 @@ class MinesweeperVectorEnv(_RustVectorEnv):
                  render_mode: Optional[str] = None, probabilities: bool = False):
         single = MinesweeperEnv(level, rule)
         core = _ak.MinesVectorCore(num_envs, seed, level, rule)
-        self._probabilities = bool(probabilities)
+        self._probabilities = flag("probabilities", probabilities)
         self._setup(single, core, num_envs, render_mode)
 
     def _obs(self):

@@ -133,6 +133,28 @@ def test_bad_options_are_value_errors(make, message):
         make()
 
 
+FLAGS = [
+    (arcadekit.TetrisEnv, "next_piece"),
+    (arcadekit.FlappyEnv, "extended"),
+    (arcadekit.MinesweeperEnv, "probabilities"),
+    (lambda **kw: arcadekit.TetrisVectorEnv(2, **kw), "next_piece"),
+    (lambda **kw: arcadekit.FlappyVectorEnv(2, **kw), "extended"),
+    (lambda **kw: arcadekit.FlappyVectorEnv(2, **kw), "copy"),
+    (lambda **kw: arcadekit.MinesweeperVectorEnv(2, **kw), "probabilities"),
+]
+
+
+@pytest.mark.parametrize("make,name", FLAGS)
+def test_flags_are_true_or_false_not_truthy(make, name):
+    """A flag read from a config file as "false" must not mean True."""
+    for bad in ["false", 0, 1.0, None]:
+        with pytest.raises(TypeError, match=f"^{name} must be True or False, got {bad!r} "):
+            make(**{name: bad})
+    for good in [False, np.bool_(False), True, np.bool_(True)]:
+        env = make(**{name: good})
+        env.reset(seed=0)
+
+
 def test_misspelt_reset_options_are_value_errors():
     for env in [
         arcadekit.TetrisEnv(),
