@@ -24,6 +24,8 @@ from ._native import native as _native
 from .vector import FlappyVectorEnv, MinesweeperVectorEnv, TetrisVectorEnv
 
 episode_seed = _native.episode_seed
+#: The package's version: the compiled engines' (the same as ``arcade --version``).
+__version__: str = _native.__version__
 
 __all__ = [
     "TetrisEnv",

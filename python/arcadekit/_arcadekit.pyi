@@ -19,6 +19,8 @@ FlappyStep = Tuple[
     Dict[str, npt.NDArray[np.uint64]],
 ]
 
+__version__: str
+
 def episode_seed(master: int, env: int, episode: int) -> int: ...
 
 class TetrisCore:

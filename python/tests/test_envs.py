@@ -305,3 +305,13 @@ def test_minesweeper_replays_the_cli_game(arcade, level):
         if last is not None:
             assert last[0] == cli["last_guess"]["cell"]
             assert last[1] == pytest.approx(cli["last_guess"]["mine_probability"])
+
+
+def test_version_is_the_installed_distribution_version():
+    """``arcadekit.__version__`` (from the compiled engines) is what pip
+    installed, so a log that records it names the engines that ran."""
+    import importlib.metadata
+    import re
+
+    assert re.fullmatch(r"\d+\.\d+\.\d+\S*", arcadekit.__version__)
+    assert arcadekit.__version__ == importlib.metadata.version("arcadekit")

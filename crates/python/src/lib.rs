@@ -44,5 +44,7 @@ fn _arcadekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     shard::register(m)?;
     ask_tell::register(m)?;
     m.add_function(wrap_pyfunction!(seeds::episode_seed, m)?)?;
+    // The workspace's version, which is the package's (pyproject.toml reads it).
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
