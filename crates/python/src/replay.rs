@@ -127,11 +127,9 @@ impl<S: Clone> Replay<S> {
 /// Plays a pickled game's moves with `play` (after its start).
 pub(crate) fn play_back(
     moves: &Bound<'_, PyBytes>,
-    mut play: impl FnMut(u32) -> PyResult<()>,
+    play: impl FnMut(u32) -> PyResult<()>,
 ) -> PyResult<()> {
-    decode(moves.as_bytes())?
-        .into_iter()
-        .try_for_each(&mut play)
+    decode(moves.as_bytes())?.into_iter().try_for_each(play)
 }
 
 /// The moves of a pickled game, or a one-line error for bytes that are not
