@@ -34,9 +34,9 @@ def no_options(options: Optional[dict]) -> None:
 
 
 def int_option(options: dict, name: str) -> int:
-    """The integer reset option ``name``, or a one-line error naming it."""
+    """The integer reset option ``name`` (a Python or NumPy integer, not a
+    float, whose fraction ``int`` would drop), or a one-line error naming it."""
     value = options[name]
-    try:
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         return int(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"reset option {name} must be an integer, got {value!r}") from None
+    raise ValueError(f"reset option {name} must be an integer, got {value!r}")

@@ -11,6 +11,7 @@ Needs ``pettingzoo`` (``pip install arcadekit[pettingzoo]``).
 
 from __future__ import annotations
 
+import math
 from typing import Optional
 
 import numpy as np
@@ -49,6 +50,9 @@ class MinesBattleEnv(AECEnv):
             raise ValueError(f"unknown render_mode {render_mode!r} (expected ansi)")
         self._core = _ak.BattleCore(level, target)
         self.render_mode = render_mode
+        real = isinstance(capture_reward, (int, float, np.integer, np.floating))
+        if not real or isinstance(capture_reward, (bool, np.bool_)) or not math.isfinite(capture_reward):
+            raise ValueError(f"capture_reward must be a finite number, got {capture_reward!r}")
         self._capture_reward = float(capture_reward)
         self.possible_agents = ["player_0", "player_1"]
         h, w = self._core.height, self._core.width

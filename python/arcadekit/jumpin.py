@@ -61,8 +61,9 @@ class JumpInEnv(gym.Env):
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r} (expected ansi or rgb_array)")
-        if not (isinstance(max_moves, int) and max_moves >= 1):
+        if not (isinstance(max_moves, (int, np.integer)) and not isinstance(max_moves, bool) and max_moves >= 1):
             raise ValueError(f"max_moves must be a positive integer, got {max_moves!r}")
+        max_moves = int(max_moves)
         self._core = _ak.JumpinCore()
         self._generate = (moves, rabbits, foxes, mushrooms)
         self._puzzles = puzzles

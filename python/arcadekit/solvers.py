@@ -40,10 +40,12 @@ def move_median(a, window: int, min_count: Optional[int] = None, axis: int = -1)
     arr = np.asarray(a)
     if arr.ndim == 0:
         raise ValueError("moving window functions require ndim > 0")
-    if not isinstance(window, (int, np.integer)) or isinstance(window, bool):
+    if not _is_integer(window):
         raise TypeError(f"window must be an integer, not {type(window).__name__}")
     if min_count is None:
         min_count = window
+    elif not _is_integer(min_count):  # as bottleneck: int() would drop a fraction
+        raise TypeError(f"min_count must be an integer or None, not {type(min_count).__name__}")
     moved = np.moveaxis(arr, axis, -1)
     n = moved.shape[-1]
     rows = np.ascontiguousarray(moved, dtype=np.float64).reshape(-1, n)
@@ -65,6 +67,11 @@ def sketch(
     if arr.dtype != np.uint8:
         raise ValueError(f"image dtype is {arr.dtype}, expected uint8")
     return _ak.sketch(arr, float(depth), float(elevation), float(azimuth))
+
+
+def _is_integer(value) -> bool:
+    """A Python or NumPy integer, not a bool."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def _integers(name: str, values, dims: str) -> np.ndarray:
@@ -124,6 +131,8 @@ def mines_analyze(position: Union[str, np.ndarray], mines: Optional[int] = None,
         return _analysis(json.loads(_ak.mines_analyze_text(position, strength)))
     if mines is None:
         raise ValueError("give the board's mine count: mines_analyze(grid, mines)")
+    if not _is_integer(mines):
+        raise TypeError(f"mines must be an integer, got {mines!r} ({type(mines).__name__})")
     grid = _integers("grid", position, "(height, width)")
     return _analysis(json.loads(_ak.mines_analyze(grid, int(mines), strength)))
 

@@ -83,3 +83,10 @@ def test_rewards_at_the_end_and_errors():
         env.ai_action("smart")
     with pytest.raises(ValueError, match="target"):
         MinesBattleEnv(level="5x5/3", target=9)
+
+
+def test_capture_reward_is_a_finite_number():
+    for bad in ["1", float("nan"), float("inf"), True, None]:
+        with pytest.raises(ValueError, match="^capture_reward must be a finite number, got "):
+            MinesBattleEnv(capture_reward=bad)
+    assert MinesBattleEnv(capture_reward=np.float32(0.5))._capture_reward == 0.5

@@ -187,9 +187,25 @@ def test_jumpin_mask_actions_and_errors():
         (lambda: arcadekit.JumpInEnv(puzzles="generated", moves=0), "moves 0"),
         (lambda: arcadekit.JumpInEnv(max_moves=0), "max_moves"),
         (lambda: arcadekit.JumpInEnv().reset(options={"level": 3}), "reset options"),
+        (lambda: arcadekit.JumpInEnv(max_moves=True), r"max_moves must be a positive integer, got True"),
+        (lambda: arcadekit.JumpInEnv(max_moves=2.5), r"max_moves must be a positive integer, got 2.5"),
+        # int() would have played challenge 2 and a 12-move puzzle.
+        (lambda: arcadekit.JumpInEnv().reset(options={"challenge": 2.7}), r"^reset option challenge must be an integer, got 2.7$"),
+        (lambda: arcadekit.JumpInEnv().reset(options={"moves": "12"}), r"^reset option moves must be an integer, got '12'$"),
     ]:
         with pytest.raises(ValueError, match=message):
             make()
+
+
+def test_jumpin_numpy_integers_are_integers():
+    env = arcadekit.JumpInEnv(max_moves=np.int64(2))
+    assert env.max_moves == 2 and type(env.max_moves) is int
+    env.reset(seed=0, options={"challenge": np.int32(5)})
+    other = arcadekit.JumpInEnv()
+    other.reset(seed=0, options={"challenge": 5})
+    assert env.code == other.code
+    other.reset(seed=0, options={"challenge": 6})
+    assert env.code != other.code
 
 
 def test_jumpin_official_draws_depend_on_the_seed():

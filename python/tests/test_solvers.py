@@ -172,6 +172,23 @@ def test_tetris_best_placement_is_the_engine_ai():
         ak.tetris_best_placement(empty, "I", ai="nobody")
 
 
+def test_counts_are_integers_not_cast():
+    """min_count 2.5 was read as 2 and mines 10.7 as 10: refused, as
+    bottleneck refuses such a min_count."""
+    a = np.arange(10.0)
+    for bad in [2.5, "2", True]:
+        with pytest.raises(TypeError, match="^min_count must be an integer or None, not "):
+            ak.move_median(a, 3, bad)
+        with pytest.raises(TypeError):
+            bn.move_median(a, 3, bad)
+    np.testing.assert_array_equal(ak.move_median(a, 3, np.int8(2)), bn.move_median(a, 3, 2))
+    grid = np.full((9, 9), -1)
+    for bad in [10.7, "10", True]:
+        with pytest.raises(TypeError, match=f"^mines must be an integer, got {bad!r} "):
+            ak.mines_analyze(grid, bad)
+    assert ak.mines_analyze(grid, np.int64(10))["best"] == ak.mines_analyze(grid, 10)["best"]
+
+
 def test_grids_and_clicks_are_integers_not_cast():
     """Fractions, NaN, text and out-of-range cells were cast (0.5 played as
     0, 256 as a uint8 0, 2**70 an OverflowError); each is now a one-line
