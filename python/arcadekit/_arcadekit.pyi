@@ -148,6 +148,36 @@ class MinesVectorCore:
         self, actions: npt.NDArray[np.int64]
     ) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]: ...
     def observe(self) -> Tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]: ...
+    def probabilities(self) -> npt.NDArray[np.float64]: ...
+
+class TilesVectorCore:
+    def __init__(
+        self,
+        num_envs: int,
+        seed: int,
+        level: Optional[str] = None,
+        layers: int = 26,
+        types: int = 12,
+        groups: int = 10,
+        capacity: Optional[int] = None,
+        difficulty: float = 0.5,
+        win_reward: bool = False,
+    ) -> None: ...
+    def reset(self, seed: int) -> None: ...
+    def step(
+        self, actions: npt.NDArray[np.int64]
+    ) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]: ...
+    def observe(
+        self,
+    ) -> Tuple[
+        npt.NDArray[np.int32],
+        npt.NDArray[np.int32],
+        npt.NDArray[np.int32],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.uint64],
+        npt.NDArray[np.bool_],
+    ]: ...
+    def geometry(self) -> npt.NDArray[np.int32]: ...
 
 def tetris_best_placement(
     board: npt.NDArray[np.uint8], piece: str, next: Optional[str] = None, ai: str = "bcts"

@@ -27,11 +27,12 @@ from gymnasium.vector.utils import batch_space
 from ._action import action_array
 from ._native import native as _ak
 from ._options import flag
-from ._render import flappy_frame, mines_frame, tetris_frame
+from ._render import flappy_frame, mines_frame, tetris_frame, tiles_frame
 from ._seeding import MAX_SEED, no_options, python_seed
 from .flappy import FlappyEnv
 from .minesweeper import MinesweeperEnv
 from .tetris import TetrisEnv
+from .tiles import TilesEnv
 
 
 class _RustVectorEnv(VectorEnv):
@@ -193,3 +194,35 @@ class MinesweeperVectorEnv(_RustVectorEnv):
 
     def _frames(self):
         return tuple(mines_frame(g) for g in self._grid)
+
+
+class TilesVectorEnv(_RustVectorEnv):
+    """``num_envs`` Sheep a Sheep games (options as :class:`TilesEnv`);
+    observations are the batched dict (``"position"`` is each game's level,
+    new for every episode of a generated level); ``infos["action_mask"]``
+    marks the clickable tiles, ``infos["cleared"]`` the triples cleared this
+    episode and ``infos["illegal_action"]`` a game ended by a covered or
+    taken tile."""
+
+    def __init__(self, num_envs: int, level: Optional[str] = None, layers: int = 26, types: int = 12,
+                 groups: int = 10, capacity: Optional[int] = None, difficulty: float = 0.5,
+                 reward: str = "triples", seed: int = 0, render_mode: Optional[str] = None):
+        single = TilesEnv(level, layers, types, groups, capacity, difficulty, reward)
+        core = _ak.TilesVectorCore(num_envs, seed, level, layers, types, groups, capacity, difficulty,
+                                   reward == "win")
+        self._setup(single, core, num_envs, render_mode)
+
+    def _obs(self):
+        kind, covered, tray, mask, cleared, illegal = self._core.observe()
+        self._geometry = self._core.geometry()
+        self._mask, self._cleared, self._illegal = mask, cleared, illegal
+        self._kind, self._covered, self._tray = kind, covered, tray
+        position = np.ascontiguousarray(self._geometry[:, :, :3])
+        return {"kind": kind, "covered": covered, "tray": tray, "position": position}
+
+    def _info(self) -> dict:
+        return {"action_mask": self._mask, "cleared": self._cleared, "illegal_action": self._illegal}
+
+    def _frames(self):
+        parts = zip(self._geometry, self._kind, self._covered, self._tray)
+        return tuple(tiles_frame(g, k, c, t) for g, k, c, t in parts)

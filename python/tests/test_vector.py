@@ -12,12 +12,25 @@ MAKERS = {
     "tetris": lambda n: ak.TetrisVectorEnv(n, width=6, height=8),
     "flappy": lambda n: ak.FlappyVectorEnv(n, max_pipes=3),
     "mines": lambda n: ak.MinesweeperVectorEnv(n, level="6x6/5"),
+    "tiles": lambda n: ak.TilesVectorEnv(n, layers=14, difficulty=0.2),
+    "tiles-win": lambda n: ak.TilesVectorEnv(n, level="capture", reward="win"),
 }
 SINGLE = {
     "tetris": lambda: ak.TetrisEnv(width=6, height=8),
     "flappy": lambda: ak.FlappyEnv(max_pipes=3),
     "mines": lambda: ak.MinesweeperEnv(level="6x6/5"),
+    "tiles": lambda: ak.TilesEnv(layers=14, difficulty=0.2),
+    "tiles-win": lambda: ak.TilesEnv(level="capture", reward="win"),
 }
+
+
+def _game(obs, i=None):
+    """Game ``i``'s observation of a vector step (or a single one's) as one
+    flat array, for comparison."""
+    if isinstance(obs, dict):
+        parts = [obs[k] if i is None else obs[k][i] for k in sorted(obs)]
+        return np.concatenate([np.asarray(p).ravel() for p in parts])
+    return np.asarray(obs if i is None else obs[i])
 
 
 def _actions(kind, info, t, n):
@@ -37,13 +50,12 @@ def _run(kind, num_envs, steps, seed=11):
     trace = []
     for t in range(steps):
         obs, reward, term, trunc, info = env.step(_actions(kind, info, t, num_envs))
-        first = obs["board"][0] if kind == "tetris" else obs[0]
-        trace.append((first.copy(), reward[0], term[0], trunc[0]))
+        trace.append((_game(obs, 0).copy(), reward[0], term[0], trunc[0]))
     return trace
 
 
 # Enough sub-environments to step on several threads (each game's PARALLEL_MIN).
-PARALLEL = {"tetris": 260, "flappy": (1 << 16) + 8, "mines": 300}
+PARALLEL = {"tetris": 260, "flappy": (1 << 16) + 8, "mines": 300, "tiles": 70, "tiles-win": 70}
 
 
 @pytest.mark.parametrize("kind", MAKERS)
@@ -78,11 +90,12 @@ def test_next_step_autoreset_replays_the_single_env_episodes(kind):
         else:
             s_obs, s_reward, s_term, s_trunc, s_info = single.step(actions[1])
             assert (reward[1], term[1], trunc[1]) == (s_reward, s_term, s_trunc)
-        mine = obs["board"][1] if kind == "tetris" else obs[1]
-        theirs = s_obs["board"] if kind == "tetris" else s_obs
-        np.testing.assert_array_equal(mine, theirs)
+        np.testing.assert_array_equal(_game(obs, 1), _game(s_obs))
         if "action_mask" in info:
             np.testing.assert_array_equal(info["action_mask"][1], s_info["action_mask"])
+        if kind.startswith("tiles"):
+            assert info["cleared"][1] == s_info["cleared"]
+            assert info["illegal_action"][1] == s_info["illegal_action"]
         checked += 1
         ended = term[1] or trunc[1]
     assert episode >= 1 and checked == 400
@@ -95,10 +108,12 @@ RENDERED = {
                lambda: ak.FlappyEnv(max_pipes=3, render_mode="rgb_array")),
     "mines": (lambda: ak.MinesweeperVectorEnv(2, level="6x6/5", render_mode="rgb_array"),
               lambda: ak.MinesweeperEnv(level="6x6/5", render_mode="rgb_array")),
+    "tiles": (lambda: ak.TilesVectorEnv(2, layers=14, difficulty=0.2, render_mode="rgb_array"),
+              lambda: ak.TilesEnv(layers=14, difficulty=0.2, render_mode="rgb_array")),
 }
 
 
-@pytest.mark.parametrize("kind", MAKERS)
+@pytest.mark.parametrize("kind", RENDERED)
 def test_vector_frames_are_the_single_env_frames(kind):
     """render() gives each game's frame, the single environment's frame of
     the same game, across episodes (the autoreset step shows the new one)."""
@@ -367,3 +382,25 @@ def test_flappy_subclass_step_is_kept():
     env.reset(seed=0)
     env.step(np.zeros(2, np.int64))
     assert Counting.calls == 1
+
+
+def test_tiles_vector_illegal_click_ends_only_that_game():
+    env = ak.TilesVectorEnv(2, reward="win")
+    _, info = env.reset(seed=0)
+    covered = int(np.flatnonzero(info["action_mask"][0] == 0)[0])
+    free = int(np.flatnonzero(info["action_mask"][1])[0])
+    _, reward, term, _, info = env.step([covered, free])
+    assert term[0] and info["illegal_action"][0] and reward[0] == -1.0
+    assert not term[1] and not info["illegal_action"][1] and info["action_mask"][0].sum() == 0
+    with pytest.raises(ValueError, match=r"action 360 is out of range \(0\.\.360\)"):
+        env.step([0, 360])
+    free = int(np.flatnonzero(info["action_mask"][1])[0])
+    _, reward, term, _, info = env.step([0, free])  # game 0 starts its next episode
+    assert reward[0] == 0 and not term[0] and not info["illegal_action"][0] and info["action_mask"][0].any()
+    assert not info["illegal_action"][1]
+
+
+def test_tiles_vector_num_envs_is_bounded_by_memory():
+    """A game of 360 tiles keeps about 120 KB, so the bound counts tiles."""
+    with pytest.raises(ValueError, match=r"^num_envs 30000 is too many for levels of 360 tiles: at most 23301 "):
+        ak.TilesVectorEnv(30000)

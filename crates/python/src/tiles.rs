@@ -1,19 +1,22 @@
-//! Sheep a Sheep: the single-game core of `Tiles-v0`, on the library's
-//! [`TilesGame`]. Generated levels are `arcade tiles generate`'s for the same
-//! shape, difficulty and seed (the same construction, without the
-//! verification search, which only confirms what construction guarantees).
+//! Sheep a Sheep: the single-game core of `Tiles-v0` and the vector core of
+//! `TilesVectorEnv`, on the library's [`TilesGame`]. Generated levels are
+//! `arcade tiles generate`'s for the same shape, difficulty and seed (the same
+//! construction, without the verification search, which only confirms what
+//! construction guarantees).
 
 use crate::replay::{self, Reduced, Replay, Saved};
 use crate::solvers::tiles_level_text;
 use crate::value_error;
+use crate::vector::{Game, Slots, StepArrays, check_num_envs};
 use arcade_tiles::Level;
 use arcade_tiles::capture::BLOCK;
 use arcade_tiles::exact::Limits;
 use arcade_tiles::generate::construct;
 use arcade_tiles::layout::Classic;
 use arcade_tiles::play::{PlayError, TilesGame, TilesStatus};
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
+use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// Where each episode's level comes from.
@@ -30,17 +33,88 @@ enum Source {
 }
 
 impl Source {
-    fn level(&self, seed: u64) -> PyResult<(Level, Vec<usize>)> {
+    /// The source of `TilesCore(level, layers, types, groups, capacity,
+    /// difficulty)`, checked on a first level.
+    fn new(
+        level: Option<&str>,
+        (layers, types, groups): (usize, usize, usize),
+        capacity: Option<usize>,
+        difficulty: f64,
+    ) -> PyResult<Source> {
+        let source = match level {
+            None => {
+                let shape = Classic {
+                    layers,
+                    types,
+                    groups,
+                };
+                if !(1..=200).contains(&layers) {
+                    return Err(value_error(format!(
+                        "layers {layers} is out of range (1..=200)"
+                    )));
+                }
+                shape.validate().map_err(value_error)?;
+                Source::Generated {
+                    shape,
+                    capacity: capacity.unwrap_or(7),
+                    difficulty,
+                }
+            }
+            Some(text) => Source::Fixed(
+                arcade_tiles::load_level(tiles_level_text(text)?, capacity).map_err(value_error)?,
+            ),
+        };
+        if let Source::Generated {
+            shape,
+            capacity,
+            difficulty,
+        } = &source
+        {
+            construct(shape, *capacity, *difficulty, 0).map_err(value_error)?;
+        }
+        Ok(source)
+    }
+
+    /// Bounds of every tile's `(layer, x, y, w, h)` over the levels this
+    /// source deals: (low, high) of each column.
+    fn geometry_bounds(&self) -> ([i32; 5], [i32; 5]) {
+        match self {
+            Source::Generated { shape, .. } => (
+                [0, 0, 0, BLOCK, BLOCK],
+                [shape.layers as i32 - 1, 6 * BLOCK, 6 * BLOCK, BLOCK, BLOCK],
+            ),
+            Source::Fixed(level) => {
+                let mut low = [i32::MAX; 5];
+                let mut high = [i32::MIN; 5];
+                for t in level.tiles() {
+                    for (c, v) in [t.layer, t.rect.x, t.rect.y, t.rect.w, t.rect.h]
+                        .into_iter()
+                        .enumerate()
+                    {
+                        low[c] = low[c].min(v);
+                        high[c] = high[c].max(v);
+                    }
+                }
+                (low, high)
+            }
+        }
+    }
+
+    /// The level of `seed` and the clicks it was built around.
+    fn level(&self, seed: u64) -> (Level, Vec<usize>) {
         match self {
             Source::Generated {
                 shape,
                 capacity,
                 difficulty,
             } => {
-                let g = construct(shape, *capacity, *difficulty, seed).map_err(value_error)?;
-                Ok((g.level, g.intended))
+                // `Source::new` checked the tray and difficulty, all that
+                // construction can refuse.
+                let g = construct(shape, *capacity, *difficulty, seed)
+                    .expect("a checked source constructs every seed");
+                (g.level, g.intended)
             }
-            Source::Fixed(level) => Ok((level.clone(), Vec::new())),
+            Source::Fixed(level) => (level.clone(), Vec::new()),
         }
     }
 }
@@ -58,13 +132,7 @@ type TilesObs<'py> = (
 #[derive(Clone)]
 pub struct TilesCore {
     source: Source,
-    game: TilesGame,
-    /// Dense type (0-based) of each label of the current level.
-    dense: HashMap<u32, usize>,
-    intended: Vec<usize>,
-    illegal: bool,
-    /// Triples cleared so far.
-    cleared: usize,
+    play: TilesPlay,
     /// The constructor's arguments, for pickling.
     args: TilesArgs,
     replay: Replay<u64>,
@@ -75,6 +143,114 @@ type TilesArgs = (Option<String>, usize, usize, usize, Option<usize>, f64);
 
 fn dense_kinds(level: &Level) -> HashMap<u32, usize> {
     (0..level.kinds()).map(|k| (level.label(k), k)).collect()
+}
+
+/// One game on one level: what the single and the vector cores step.
+#[derive(Clone)]
+struct TilesPlay {
+    game: TilesGame,
+    /// Dense type (0-based) of each label of the level.
+    dense: HashMap<u32, usize>,
+    intended: Vec<usize>,
+    illegal: bool,
+    /// Triples cleared so far.
+    cleared: usize,
+    /// Rewards ±1 at the end (`reward="win"`) rather than +1 a triple (the
+    /// vector core's reward; the single core leaves it to Python).
+    win_reward: bool,
+}
+
+impl TilesPlay {
+    fn new((level, intended): (Level, Vec<usize>), win_reward: bool) -> TilesPlay {
+        TilesPlay {
+            dense: dense_kinds(&level),
+            game: TilesGame::new(level),
+            intended,
+            illegal: false,
+            cleared: 0,
+            win_reward,
+        }
+    }
+
+    fn tiles(&self) -> usize {
+        self.game.level().len()
+    }
+
+    fn playing(&self) -> bool {
+        !self.illegal && self.game.status() == TilesStatus::Playing
+    }
+
+    /// Clicks tile `action`: (triples cleared by it, terminated, illegal).
+    /// A covered or taken tile ends the game as a loss; an id out of range,
+    /// or a click after the end, is an error.
+    fn click(&mut self, action: i64) -> Result<(usize, bool, bool), String> {
+        if !self.playing() {
+            return Err(PlayError::Over.to_string());
+        }
+        let n = self.tiles();
+        let tile = usize::try_from(action)
+            .ok()
+            .filter(|&t| t < n)
+            .ok_or_else(|| format!("action {action} is out of range (0..{n})"))?;
+        match self.game.click(tile) {
+            Ok(status) => {
+                let view_tray = self.game.view().tray.len();
+                let cleared = (self.game.clicks().len() - view_tray) / 3;
+                let reward = cleared - self.cleared;
+                self.cleared = cleared;
+                Ok((reward, status != TilesStatus::Playing, false))
+            }
+            Err(PlayError::Covered(_) | PlayError::Gone(_)) => {
+                self.illegal = true;
+                Ok((0, true, true))
+            }
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    /// `playing`, `won` or `lost` (a full tray or an illegal click).
+    fn status(&self) -> &'static str {
+        match self.game.status() {
+            _ if self.illegal => "lost",
+            TilesStatus::Playing => "playing",
+            TilesStatus::Won => "won",
+            TilesStatus::Lost => "lost",
+        }
+    }
+
+    /// Each tile's type (1-based, 0 once taken), how many tiles still on the
+    /// board cover it, the tray (types in the game's order, 0 = empty slot)
+    /// and the clickable tiles, into slices of the level's sizes.
+    fn write_obs(&self, kind: &mut [i32], covered: &mut [i32], tray: &mut [i32], mask: &mut [i8]) {
+        let level = self.game.level();
+        let view = self.game.view();
+        kind.fill(0);
+        mask.fill(0);
+        let playing = self.playing();
+        for t in &view.tiles {
+            kind[t.id] = level.kind(t.id) as i32 + 1;
+            mask[t.id] = i8::from(playing && t.free);
+        }
+        for (i, c) in covered.iter_mut().enumerate() {
+            let on_board = |&j: &u32| kind[j as usize] != 0;
+            *c = match kind[i] {
+                0 => 0,
+                _ => level.covered_by(i).iter().filter(|j| on_board(j)).count() as i32,
+            };
+        }
+        tray.fill(0);
+        for (slot, label) in tray.iter_mut().zip(&view.tray) {
+            *slot = self.dense[label] as i32 + 1;
+        }
+    }
+
+    /// Each tile's `(layer, x, y, w, h)`, five values a tile.
+    fn write_geometry(&self, out: &mut [i32]) {
+        let tiles = self.game.level().tiles();
+        for (t, o) in tiles.iter().zip(out.chunks_exact_mut(5)) {
+            o.copy_from_slice(&[t.layer, t.rect.x, t.rect.y, t.rect.w, t.rect.h]);
+        }
+    }
 }
 
 #[pymethods]
@@ -106,38 +282,10 @@ impl TilesCore {
             capacity,
             difficulty,
         );
-        let source = match level {
-            None => {
-                let shape = Classic {
-                    layers,
-                    types,
-                    groups,
-                };
-                if !(1..=200).contains(&layers) {
-                    return Err(value_error(format!(
-                        "layers {layers} is out of range (1..=200)"
-                    )));
-                }
-                shape.validate().map_err(value_error)?;
-                Source::Generated {
-                    shape,
-                    capacity: capacity.unwrap_or(7),
-                    difficulty,
-                }
-            }
-            Some(text) => Source::Fixed(
-                arcade_tiles::load_level(tiles_level_text(text)?, capacity).map_err(value_error)?,
-            ),
-        };
-        // Checks the difficulty and tray on a first level.
-        let (level, intended) = source.level(0)?;
+        let source = Source::new(level, (layers, types, groups), capacity, difficulty)?;
         Ok(TilesCore {
-            dense: dense_kinds(&level),
-            game: TilesGame::new(level),
+            play: TilesPlay::new(source.level(0), false),
             source,
-            intended,
-            illegal: false,
-            cleared: 0,
             args,
             replay: Replay::new(0),
         })
@@ -160,12 +308,7 @@ impl TilesCore {
     /// `arcade tiles generate --seed`; a fixed level ignores it.
     fn reset(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
         let source = &self.source;
-        let (level, intended) = py.detach(|| source.level(seed))?;
-        self.dense = dense_kinds(&level);
-        self.game = TilesGame::new(level);
-        self.intended = intended;
-        self.illegal = false;
-        self.cleared = 0;
+        self.play = TilesPlay::new(py.detach(|| source.level(seed)), false);
         self.replay.restart(seed);
         Ok(())
     }
@@ -174,108 +317,59 @@ impl TilesCore {
     /// A covered or taken tile ends the game as a loss; an id out of range is
     /// an error.
     fn step(&mut self, action: i64) -> PyResult<(usize, bool, bool)> {
-        if self.illegal || self.game.status() != TilesStatus::Playing {
-            return Err(value_error(PlayError::Over));
-        }
-        let n = self.game.level().len();
-        let tile = usize::try_from(action)
-            .ok()
-            .filter(|&t| t < n)
-            .ok_or_else(|| value_error(format!("action {action} is out of range (0..{n})")))?;
-        let click = self.game.click(tile);
-        if matches!(
-            click,
-            Ok(_) | Err(PlayError::Covered(_) | PlayError::Gone(_))
-        ) {
-            self.replay.record(tile as u32); // levels hold far fewer than 2^32 tiles
-        }
-        match click {
-            Ok(status) => {
-                let view_tray = self.game.view().tray.len();
-                let cleared = (self.game.clicks().len() - view_tray) / 3;
-                let reward = cleared - self.cleared;
-                self.cleared = cleared;
-                Ok((reward, status != TilesStatus::Playing, false))
-            }
-            Err(PlayError::Covered(_) | PlayError::Gone(_)) => {
-                self.illegal = true;
-                Ok((0, true, true))
-            }
-            Err(e) => Err(value_error(e)),
-        }
+        let out = self.play.click(action).map_err(value_error)?;
+        self.replay.record(action as u32); // a tile id: `click` checked it
+        Ok(out)
     }
 
     #[getter]
     fn tiles(&self) -> usize {
-        self.game.level().len()
+        self.play.tiles()
     }
 
     #[getter]
     fn capacity(&self) -> usize {
-        self.game.level().capacity()
+        self.play.game.level().capacity()
     }
 
     /// Tile types of the level.
     #[getter]
     fn kinds(&self) -> usize {
-        self.game.level().kinds()
+        self.play.game.level().kinds()
     }
 
     /// `playing`, `won` or `lost` (a full tray or an illegal click).
     #[getter]
     fn status(&self) -> &'static str {
-        match self.game.status() {
-            _ if self.illegal => "lost",
-            TilesStatus::Playing => "playing",
-            TilesStatus::Won => "won",
-            TilesStatus::Lost => "lost",
-        }
+        self.play.status()
     }
 
     #[getter]
     fn clicks(&self) -> Vec<usize> {
-        self.game.clicks().to_vec()
+        self.play.game.clicks().to_vec()
     }
 
     #[getter]
     fn cleared(&self) -> usize {
-        self.cleared
+        self.play.cleared
     }
 
     /// The winning clicks a generated level was built around (empty for a
     /// fixed level).
     #[getter]
     fn intended(&self) -> Vec<usize> {
-        self.intended.clone()
+        self.play.intended.clone()
     }
 
     /// Each tile's type (1-based, 0 once taken), how many tiles still on the
     /// board cover it, the tray (types in the game's order, 0 = empty slot)
     /// and the clickable tiles.
     fn observe<'py>(&self, py: Python<'py>) -> TilesObs<'py> {
-        let level = self.game.level();
-        let n = level.len();
-        let view = self.game.view();
-        let mut kind = vec![0i32; n];
-        let mut mask = vec![0i8; n];
-        let playing = !self.illegal && view.status == TilesStatus::Playing;
-        for t in &view.tiles {
-            kind[t.id] = level.kind(t.id) as i32 + 1;
-            mask[t.id] = i8::from(playing && t.free);
-        }
-        let covered = (0..n)
-            .map(|i| {
-                if kind[i] == 0 {
-                    return 0;
-                }
-                let on_board = |&j: &u32| kind[j as usize] != 0;
-                level.covered_by(i).iter().filter(|j| on_board(j)).count() as i32
-            })
-            .collect();
-        let mut tray = vec![0i32; level.capacity()];
-        for (slot, label) in tray.iter_mut().zip(&view.tray) {
-            *slot = self.dense[label] as i32 + 1;
-        }
+        let (n, cap) = (self.play.tiles(), self.play.game.level().capacity());
+        let (mut kind, mut covered) = (vec![0i32; n], vec![0i32; n]);
+        let (mut tray, mut mask) = (vec![0i32; cap], vec![0i8; n]);
+        self.play
+            .write_obs(&mut kind, &mut covered, &mut tray, &mut mask);
         (
             PyArray1::from_vec(py, kind),
             PyArray1::from_vec(py, covered),
@@ -287,39 +381,17 @@ impl TilesCore {
     /// Each tile's `(layer, x, y, w, h)` in the level's units (a tile is
     /// 8 × 8 in the classic layout).
     fn geometry<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i32>>> {
-        let tiles = self.game.level().tiles();
-        let cells: Vec<i32> = tiles
-            .iter()
-            .flat_map(|t| [t.layer, t.rect.x, t.rect.y, t.rect.w, t.rect.h])
-            .collect();
-        PyArray1::from_vec(py, cells).reshape([tiles.len(), 5])
+        let n = self.play.tiles();
+        let mut cells = vec![0i32; n * 5];
+        self.play.write_geometry(&mut cells);
+        PyArray1::from_vec(py, cells).reshape([n, 5])
     }
 
     /// Bounds of [`TilesCore::geometry`] over every level this core can deal:
     /// (low, high) of each column.
     fn geometry_bounds(&self) -> ([i32; 5], [i32; 5]) {
-        match &self.source {
-            Source::Generated { shape, .. } => (
-                [0, 0, 0, BLOCK, BLOCK],
-                [shape.layers as i32 - 1, 6 * BLOCK, 6 * BLOCK, BLOCK, BLOCK],
-            ),
-            Source::Fixed(level) => {
-                let mut low = [i32::MAX; 5];
-                let mut high = [i32::MIN; 5];
-                for t in level.tiles() {
-                    for (c, v) in [t.layer, t.rect.x, t.rect.y, t.rect.w, t.rect.h]
-                        .into_iter()
-                        .enumerate()
-                    {
-                        low[c] = low[c].min(v);
-                        high[c] = high[c].max(v);
-                    }
-                }
-                (low, high)
-            }
-        }
+        self.source.geometry_bounds()
     }
-
     /// The next click of a winning line (the exact solver, within `seconds`),
     /// or `None` when the position is lost, over, or the search ran out.
     #[pyo3(signature = (seconds=5.0))]
@@ -327,21 +399,180 @@ impl TilesCore {
         if !(seconds.is_finite() && seconds > 0.0) {
             return Err(value_error("seconds must be a positive number"));
         }
-        if self.illegal {
+        if self.play.illegal {
             return Ok(None);
         }
-        let game = &mut self.game;
+        let game = &mut self.play.game;
         Ok(py.detach(|| game.verdict(&Limits::seconds(seconds)).hint))
     }
 
     /// The current level in arcade's JSON format (for `tiles_solve`, or
     /// `arcade tiles check`).
     fn level_json(&self) -> String {
-        arcade_tiles::format::to_json(self.game.level(), &serde_json::Value::Null)
+        arcade_tiles::format::to_json(self.play.game.level(), &serde_json::Value::Null)
+    }
+}
+
+/// Most tiles the games of one vector environment hold together: a game of
+/// 360 tiles keeps about 120 KB (its level, cover graph and play), far more
+/// a cell than the other games, so this bounds the memory to about 3 GB.
+const MAX_TILES: usize = 1 << 23;
+
+/// What every game of a [`TilesVectorCore`] is made of.
+struct TilesConfig {
+    source: Source,
+    /// Tiles of every level (generated levels all hold the shape's count).
+    tiles: usize,
+    capacity: usize,
+    win_reward: bool,
+}
+
+impl Game for TilesPlay {
+    type Config = TilesConfig;
+    /// A click is cheap, but an episode's start constructs a level.
+    const PARALLEL_MIN: usize = 64;
+
+    fn start(config: &TilesConfig, seed: u64) -> TilesPlay {
+        TilesPlay::new(config.source.level(seed), config.win_reward)
+    }
+
+    fn check(config: &TilesConfig, action: i64) -> Result<(), String> {
+        let n = config.tiles;
+        match usize::try_from(action) {
+            Ok(t) if t < n => Ok(()),
+            _ => Err(format!("action {action} is out of range (0..{n})")),
+        }
+    }
+
+    fn play(&mut self, action: i64) -> Result<(f64, bool, bool), String> {
+        let (triples, terminated, _) = self.click(action)?;
+        let reward = match (self.win_reward, self.status()) {
+            (false, _) => triples as f64,
+            (true, "won") => 1.0,
+            (true, "lost") => -1.0,
+            (true, _) => 0.0,
+        };
+        Ok((reward, terminated, false))
+    }
+}
+
+/// Observation arrays of N games: kinds and coverers (N, tiles), trays
+/// (N, capacity), masks (N, tiles), triples cleared and illegal flags (N,).
+type TilesBatch<'py> = (
+    Bound<'py, PyArray2<i32>>,
+    Bound<'py, PyArray2<i32>>,
+    Bound<'py, PyArray2<i32>>,
+    Bound<'py, PyArray2<i8>>,
+    Bound<'py, PyArray1<u64>>,
+    Bound<'py, PyArray1<bool>>,
+);
+
+/// N Sheep a Sheep games stepped together (the `TilesVectorEnv` engine).
+#[pyclass(module = "arcadekit._arcadekit")]
+pub struct TilesVectorCore {
+    config: TilesConfig,
+    slots: Slots<TilesPlay>,
+}
+
+#[pymethods]
+impl TilesVectorCore {
+    /// The options of `TilesCore`, and `win_reward` for ±1 at the end.
+    #[new]
+    #[pyo3(signature = (num_envs, seed, level=None, layers=26, types=12, groups=10, capacity=None,
+                        difficulty=0.5, win_reward=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        num_envs: usize,
+        seed: u64,
+        level: Option<&str>,
+        layers: usize,
+        types: usize,
+        groups: usize,
+        capacity: Option<usize>,
+        difficulty: f64,
+        win_reward: bool,
+    ) -> PyResult<TilesVectorCore> {
+        let source = Source::new(level, (layers, types, groups), capacity, difficulty)?;
+        let first = source.level(0).0;
+        check_num_envs(num_envs, first.len()).map_err(value_error)?;
+        let most = MAX_TILES / first.len().max(1);
+        if num_envs > most {
+            return Err(value_error(format!(
+                "num_envs {num_envs} is too many for levels of {} tiles: at most {most} \
+                 (2^23 tiles in all)",
+                first.len()
+            )));
+        }
+        let config = TilesConfig {
+            tiles: first.len(),
+            capacity: first.capacity(),
+            source,
+            win_reward,
+        };
+        let slots = py.detach(|| Slots::new(&config, num_envs, seed));
+        Ok(TilesVectorCore { config, slots })
+    }
+
+    fn reset(&mut self, py: Python<'_>, seed: u64) {
+        let (config, slots) = (&self.config, &mut self.slots);
+        py.detach(|| slots.reset(config, seed));
+    }
+
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<StepArrays<'py>> {
+        self.slots.step_arrays(py, &self.config, actions)
+    }
+
+    /// Every game's observation arrays ([`TilesCore::observe`]'s, stacked),
+    /// its triples cleared and whether it ended on an illegal click.
+    fn observe<'py>(&self, py: Python<'py>) -> PyResult<TilesBatch<'py>> {
+        let (n, t, cap) = (
+            self.slots.slots.len(),
+            self.config.tiles,
+            self.config.capacity,
+        );
+        let (mut kind, mut covered) = (vec![0i32; n * t], vec![0i32; n * t]);
+        let (mut tray, mut mask) = (vec![0i32; n * cap], vec![0i8; n * t]);
+        let slots = &self.slots.slots;
+        py.detach(|| {
+            // A game's view costs microseconds: worth the threads.
+            kind.par_chunks_mut(t)
+                .zip(covered.par_chunks_mut(t))
+                .zip(tray.par_chunks_mut(cap).zip(mask.par_chunks_mut(t)))
+                .zip(slots.par_iter())
+                .for_each(|(((k, c), (tr, m)), s)| s.game.write_obs(k, c, tr, m));
+        });
+        let games = slots.iter().map(|s| &s.game);
+        let cleared = games.clone().map(|g| g.cleared as u64).collect();
+        let illegal = games.map(|g| g.illegal).collect();
+        Ok((
+            PyArray1::from_vec(py, kind).reshape([n, t])?,
+            PyArray1::from_vec(py, covered).reshape([n, t])?,
+            PyArray1::from_vec(py, tray).reshape([n, cap])?,
+            PyArray1::from_vec(py, mask).reshape([n, t])?,
+            PyArray1::from_vec(py, cleared),
+            PyArray1::from_vec(py, illegal),
+        ))
+    }
+
+    /// Every game's tiles as `(layer, x, y, w, h)`: (N, tiles, 5). A
+    /// generated level is new for each episode.
+    fn geometry<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<i32>>> {
+        let (n, t) = (self.slots.slots.len(), self.config.tiles);
+        let mut cells = vec![0i32; n * t * 5];
+        for (s, out) in self.slots.slots.iter().zip(cells.chunks_exact_mut(t * 5)) {
+            s.game.write_geometry(out);
+        }
+        PyArray1::from_vec(py, cells).reshape([n, t, 5])
     }
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<TilesCore>()?;
+    m.add_class::<TilesVectorCore>()?;
     Ok(())
 }
