@@ -337,8 +337,7 @@ impl FlappyVectorCore {
     }
 
     fn reset(&mut self, py: Python<'_>, seed: u64) {
-        let (config, slots) = (&self.config, &mut self.slots);
-        py.detach(|| slots.reset(config, seed));
+        self.slots.reset_py(py, &self.config, seed);
     }
 
     fn step<'py>(

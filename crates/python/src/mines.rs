@@ -305,8 +305,8 @@ impl MinesVectorCore {
         })
     }
 
-    fn reset(&mut self, seed: u64) {
-        self.slots.reset(&self.config, seed);
+    fn reset(&mut self, py: Python<'_>, seed: u64) {
+        self.slots.reset_py(py, &self.config, seed);
     }
 
     fn step<'py>(

@@ -387,8 +387,7 @@ impl TetrisVectorCore {
     }
 
     fn reset(&mut self, py: Python<'_>, seed: u64) {
-        let (config, slots) = (&self.config, &mut self.slots);
-        py.detach(|| slots.reset(config, seed));
+        self.slots.reset_py(py, &self.config, seed);
         for (i, rng) in self.samplers.iter_mut().enumerate() {
             *rng = sampler(seed, i as u64);
         }

@@ -236,6 +236,12 @@ pub(crate) type StepArrays<'py> = (
 );
 
 impl<G: Game> Slots<G> {
+    /// [`Slots::reset`] with the GIL released (starting games can take a
+    /// while: a level, a few thousand boards).
+    pub fn reset_py(&mut self, py: Python<'_>, config: &G::Config, master: u64) {
+        py.detach(|| self.reset(config, master));
+    }
+
     /// [`Slots::step`] for Python: copies the actions (no Python code can
     /// change them while the GIL is released for the step) and answers with
     /// NumPy arrays.
