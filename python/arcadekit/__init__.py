@@ -5,7 +5,7 @@ Environments (``gymnasium.make("arcadekit/<name>")``): ``Tetris-v0``,
 ``Flappy-v0``, ``Minesweeper-v0``, ``Tiles-v0`` (Sheep a Sheep),
 ``JumpIn-v0``; vector environments stepped in Rust:
 :class:`TetrisVectorEnv`, :class:`FlappyVectorEnv`,
-:class:`MinesweeperVectorEnv`, :class:`TilesVectorEnv`. Solvers: :func:`move_median`,
+:class:`MinesweeperVectorEnv`, :class:`TilesVectorEnv`, :class:`JumpInVectorEnv`. Solvers: :func:`move_median`,
 :func:`mines_analyze`, :func:`tetris_best_placement` and more (see
 ``help(arcadekit.solvers)``).
 """
@@ -21,7 +21,7 @@ from .solvers import __all__ as _solver_names
 from .tetris import TetrisEnv
 from .tiles import TilesEnv
 from ._native import native as _native
-from .vector import FlappyVectorEnv, MinesweeperVectorEnv, TetrisVectorEnv, TilesVectorEnv
+from .vector import FlappyVectorEnv, JumpInVectorEnv, MinesweeperVectorEnv, TetrisVectorEnv, TilesVectorEnv
 
 episode_seed = _native.episode_seed
 #: The package's version: the compiled engines' (the same as ``arcade --version``).
@@ -37,6 +37,7 @@ __all__ = [
     "FlappyVectorEnv",
     "MinesweeperVectorEnv",
     "TilesVectorEnv",
+    "JumpInVectorEnv",
     "episode_seed",
     "solvers",
     *_solver_names,
@@ -58,4 +59,8 @@ _register(
     entry_point="arcadekit.tiles:TilesEnv",
     vector_entry_point="arcadekit.vector:TilesVectorEnv",
 )
-_register(id="arcadekit/JumpIn-v0", entry_point="arcadekit.jumpin:JumpInEnv")
+_register(
+    id="arcadekit/JumpIn-v0",
+    entry_point="arcadekit.jumpin:JumpInEnv",
+    vector_entry_point="arcadekit.vector:JumpInVectorEnv",
+)

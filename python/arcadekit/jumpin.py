@@ -38,7 +38,8 @@ class JumpInEnv(gym.Env):
     * **Reward**: −1 per move; terminated when every rabbit is in a hole,
       truncated after ``max_moves``.
     * **Puzzles**: ``puzzles="official"`` (default) draws one of the 60
-      official challenges per episode (uniformly, from the seed);
+      official challenges per episode (uniformly, from the seed; the same
+      one :class:`JumpInVectorEnv` plays for that seed);
       ``puzzles="generated"`` plays ``arcade jumpin generate --moves M
       --seed s`` (``moves``, ``rabbits``, ``foxes``, ``mushrooms``) for
       ``reset(seed=s)``; or a challenge number, code or board text for one
@@ -118,8 +119,7 @@ class JumpInEnv(gym.Env):
             moves = int_option(options, "moves") if "moves" in options else moves
             self._core.generate(moves, rabbits, foxes, mushrooms, engine_seed(seed, self.np_random))
         elif self._puzzles == "official":
-            number = int(self.np_random.integers(len(CHALLENGES)))
-            self._core.load_challenge(CHALLENGES[number][0])
+            self._core.load_official(engine_seed(seed, self.np_random))
         else:
             self._load(self._puzzles)
         self._moves = 0

@@ -27,9 +27,10 @@ from gymnasium.vector.utils import batch_space
 from ._action import action_array
 from ._native import native as _ak
 from ._options import flag
-from ._render import flappy_frame, mines_frame, tetris_frame, tiles_frame
+from ._render import flappy_frame, jumpin_frame, mines_frame, tetris_frame, tiles_frame
 from ._seeding import MAX_SEED, no_options, python_seed
 from .flappy import FlappyEnv
+from .jumpin import JumpInEnv
 from .minesweeper import MinesweeperEnv
 from .tetris import TetrisEnv
 from .tiles import TilesEnv
@@ -226,3 +227,31 @@ class TilesVectorEnv(_RustVectorEnv):
     def _frames(self):
         parts = zip(self._geometry, self._kind, self._covered, self._tray)
         return tuple(tiles_frame(g, k, c, t) for g, k, c, t in parts)
+
+
+class JumpInVectorEnv(_RustVectorEnv):
+    """``num_envs`` Jump In' puzzles (options as :class:`JumpInEnv`);
+    observations ``(num_envs, 5, 5, 5) uint8``; ``infos["action_mask"]``
+    ``(num_envs, 625) int8``, and ``infos["moves"]``, ``infos["solved"]`` and
+    ``infos["illegal_action"]`` per game. Unlike the single environment's,
+    the infos leave out each puzzle's optimal length (a solve a step)."""
+
+    def __init__(self, num_envs: int, puzzles="official", moves: int = 10, rabbits: int = 3,
+                 foxes: int = 2, mushrooms: int = 3, max_moves: int = 200, seed: int = 0,
+                 render_mode: Optional[str] = None):
+        single = JumpInEnv(puzzles, moves, rabbits, foxes, mushrooms, max_moves)
+        core = _ak.JumpinVectorCore(num_envs, seed, puzzles, moves, rabbits, foxes, mushrooms,
+                                    single.max_moves)
+        self._setup(single, core, num_envs, render_mode)
+
+    def _obs(self):
+        planes, mask, moves, solved, illegal = self._core.observe()
+        self._planes, self._mask = planes, mask
+        self._more = {"moves": moves, "solved": solved, "illegal_action": illegal}
+        return planes
+
+    def _info(self) -> dict:
+        return {"action_mask": self._mask, **self._more}
+
+    def _frames(self):
+        return tuple(jumpin_frame(p) for p in self._planes)

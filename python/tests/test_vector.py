@@ -14,6 +14,8 @@ MAKERS = {
     "mines": lambda n: ak.MinesweeperVectorEnv(n, level="6x6/5"),
     "tiles": lambda n: ak.TilesVectorEnv(n, layers=14, difficulty=0.2),
     "tiles-win": lambda n: ak.TilesVectorEnv(n, level="capture", reward="win"),
+    "jumpin": lambda n: ak.JumpInVectorEnv(n, max_moves=6),
+    "jumpin-gen": lambda n: ak.JumpInVectorEnv(n, puzzles="generated", moves=3, max_moves=8),
 }
 SINGLE = {
     "tetris": lambda: ak.TetrisEnv(width=6, height=8),
@@ -21,6 +23,8 @@ SINGLE = {
     "mines": lambda: ak.MinesweeperEnv(level="6x6/5"),
     "tiles": lambda: ak.TilesEnv(layers=14, difficulty=0.2),
     "tiles-win": lambda: ak.TilesEnv(level="capture", reward="win"),
+    "jumpin": lambda: ak.JumpInEnv(max_moves=6),
+    "jumpin-gen": lambda: ak.JumpInEnv(puzzles="generated", moves=3, max_moves=8),
 }
 
 
@@ -55,7 +59,10 @@ def _run(kind, num_envs, steps, seed=11):
 
 
 # Enough sub-environments to step on several threads (each game's PARALLEL_MIN).
-PARALLEL = {"tetris": 260, "flappy": (1 << 16) + 8, "mines": 300, "tiles": 70, "tiles-win": 70}
+PARALLEL = {"tetris": 260, "flappy": (1 << 16) + 8, "mines": 300, "tiles": 70, "tiles-win": 70, "jumpin": 70,
+            # Each generated episode searches for its puzzle (about 15 ms): "jumpin"
+            # covers the threads.
+            "jumpin-gen": 5}
 
 
 @pytest.mark.parametrize("kind", MAKERS)
@@ -93,9 +100,9 @@ def test_next_step_autoreset_replays_the_single_env_episodes(kind):
         np.testing.assert_array_equal(_game(obs, 1), _game(s_obs))
         if "action_mask" in info:
             np.testing.assert_array_equal(info["action_mask"][1], s_info["action_mask"])
-        if kind.startswith("tiles"):
-            assert info["cleared"][1] == s_info["cleared"]
-            assert info["illegal_action"][1] == s_info["illegal_action"]
+        extra = {"tiles": ["cleared", "illegal_action"], "jumpin": ["moves", "solved", "illegal_action"]}
+        for key in extra.get(kind.split("-")[0], []):
+            assert info[key][1] == s_info[key], key
         checked += 1
         ended = term[1] or trunc[1]
     assert episode >= 1 and checked == 400
@@ -110,6 +117,8 @@ RENDERED = {
               lambda: ak.MinesweeperEnv(level="6x6/5", render_mode="rgb_array")),
     "tiles": (lambda: ak.TilesVectorEnv(2, layers=14, difficulty=0.2, render_mode="rgb_array"),
               lambda: ak.TilesEnv(layers=14, difficulty=0.2, render_mode="rgb_array")),
+    "jumpin": (lambda: ak.JumpInVectorEnv(2, max_moves=6, render_mode="rgb_array"),
+               lambda: ak.JumpInEnv(max_moves=6, render_mode="rgb_array")),
 }
 
 

@@ -6,12 +6,15 @@
 use crate::replay::{self, Reduced, Replay, Saved};
 use crate::solvers::bounded;
 use crate::value_error;
+use crate::vector::{Game, Slots, StepArrays, check_num_envs};
+use arcade_core::Rng;
 use arcade_core::progress::Progress;
 use arcade_jumpin::challenges::official;
 use arcade_jumpin::geometry::{HOLES, cells, xy};
+use arcade_jumpin::hardest::PieceSet;
 use arcade_jumpin::play::{JumpinGame, PlayMove};
 use arcade_jumpin::{Axis, Fox, Piece, Position, parse_board, parse_code};
-use numpy::{PyArray1, PyArray3, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 
 /// A cell as Python sees it, `(x, y)`.
@@ -39,8 +42,7 @@ type JumpinObs<'py> = (Bound<'py, PyArray3<u8>>, Bound<'py, PyArray1<i8>>);
 #[pyclass(module = "arcadekit._arcadekit")]
 #[derive(Clone)]
 pub struct JumpinCore {
-    game: JumpinGame,
-    illegal: bool,
+    play: JumpinPlay,
     /// The puzzle and the moves since, for pickling.
     replay: Replay<Pieces>,
 }
@@ -69,7 +71,26 @@ fn position((rabbits, mushrooms, foxes): Pieces) -> PyResult<Position> {
     Position::new(rabbits, mushrooms, foxes.into_iter().map(fox).collect()).map_err(value_error)
 }
 
-impl JumpinCore {
+/// A puzzle in play: what the single and the vector cores step.
+#[derive(Clone)]
+struct JumpinPlay {
+    game: JumpinGame,
+    /// The episode ended on a move the mask did not allow.
+    illegal: bool,
+}
+
+impl JumpinPlay {
+    fn new(position: &Position) -> JumpinPlay {
+        JumpinPlay {
+            game: JumpinGame::new(position),
+            illegal: false,
+        }
+    }
+
+    fn over(&self) -> bool {
+        self.illegal || self.game.is_solved()
+    }
+
     /// Every legal move, each once (a fox under its top or left cell).
     fn moves(&self) -> Vec<PlayMove> {
         let p = self.game.position();
@@ -88,9 +109,65 @@ impl JumpinCore {
         out
     }
 
+    /// Makes the move `action`: (terminated, illegal). A move the mask does
+    /// not allow ends the episode; an action outside `0..625`, or a move
+    /// after the end, is an error.
+    fn click(&mut self, action: i64) -> Result<(bool, bool), String> {
+        if self.over() {
+            return Err("the episode is over".into());
+        }
+        let a = usize::try_from(action)
+            .ok()
+            .filter(|&a| a < ACTIONS)
+            .ok_or_else(|| format!("action {action} is out of range (0..{ACTIONS})"))?;
+        match self.moves().into_iter().find(|m| action_of(m) == a) {
+            Some(m) => {
+                let played = self.game.play(m.step.from, m.target);
+                played.map_err(|e| e.to_string())?;
+                Ok((self.game.is_solved(), false))
+            }
+            None => {
+                self.illegal = true;
+                Ok((true, true))
+            }
+        }
+    }
+
+    /// The board as planes (rabbits, mushrooms, holes, horizontal fox cells,
+    /// vertical fox cells; 5 × 5, row 0 at the top) and the legal actions.
+    fn write_obs(&self, planes: &mut [u8], mask: &mut [i8]) {
+        let p = self.game.position();
+        planes.fill(0);
+        let mut mark = |plane: usize, cells_mask: u32| {
+            for c in cells(cells_mask) {
+                planes[plane * CELLS + usize::from(c)] = 1;
+            }
+        };
+        mark(0, p.rabbits());
+        mark(1, p.mushrooms());
+        mark(2, HOLES);
+        for f in p.foxes() {
+            mark(if f.axis == Axis::Horizontal { 3 } else { 4 }, f.mask());
+        }
+        mask.fill(0);
+        if !self.over() {
+            for m in self.moves() {
+                mask[action_of(&m)] = 1;
+            }
+        }
+    }
+}
+
+/// The official challenge an episode of `seed` plays (uniformly drawn).
+fn official_for(seed: u64) -> Position {
+    let list = official();
+    let i = Rng::new(seed).index(list.len());
+    list[i].position.clone()
+}
+
+impl JumpinCore {
     fn start(&mut self, position: &Position) {
-        self.game = JumpinGame::new(position);
-        self.illegal = false;
+        self.play = JumpinPlay::new(position);
         self.replay.restart(pieces(position));
     }
 }
@@ -119,8 +196,7 @@ impl JumpinCore {
     fn new() -> JumpinCore {
         let first = &official()[0].position;
         JumpinCore {
-            game: JumpinGame::new(first),
-            illegal: false,
+            play: JumpinPlay::new(first),
             replay: Replay::new(pieces(first)),
         }
     }
@@ -142,6 +218,12 @@ impl JumpinCore {
         let p = parse(puzzle)?;
         py.detach(|| self.start(&p));
         Ok(())
+    }
+
+    /// Loads the official challenge of `seed` (drawn uniformly), as the
+    /// vector environment's episode of that seed does.
+    fn load_official(&mut self, seed: u64) {
+        self.start(&official_for(seed));
     }
 
     /// Loads official challenge `number` (1–60).
@@ -179,50 +261,16 @@ impl JumpinCore {
     /// Makes the move `action`: (terminated, illegal). A move the mask does
     /// not allow ends the episode; an action outside `0..625` is an error.
     fn step(&mut self, action: i64) -> PyResult<(bool, bool)> {
-        if self.illegal || self.game.is_solved() {
-            return Err(value_error("the episode is over"));
-        }
-        let a = usize::try_from(action)
-            .ok()
-            .filter(|&a| a < ACTIONS)
-            .ok_or_else(|| {
-                value_error(format!("action {action} is out of range (0..{ACTIONS})"))
-            })?;
-        self.replay.record(a as u32); // a < ACTIONS
-        match self.moves().into_iter().find(|m| action_of(m) == a) {
-            Some(m) => {
-                self.game.play(m.step.from, m.target).map_err(value_error)?;
-                Ok((self.game.is_solved(), false))
-            }
-            None => {
-                self.illegal = true;
-                Ok((true, true))
-            }
-        }
+        let out = self.play.click(action).map_err(value_error)?;
+        self.replay.record(action as u32); // below ACTIONS: `click` checked it
+        Ok(out)
     }
 
     /// The board as planes (rabbits, mushrooms, holes, horizontal fox cells,
     /// vertical fox cells; 5 × 5, row 0 at the top) and the legal actions.
     fn observe<'py>(&self, py: Python<'py>) -> PyResult<JumpinObs<'py>> {
-        let p = self.game.position();
-        let mut planes = vec![0u8; PLANES * CELLS];
-        let mut mark = |plane: usize, mask: u32| {
-            for c in cells(mask) {
-                planes[plane * CELLS + usize::from(c)] = 1;
-            }
-        };
-        mark(0, p.rabbits());
-        mark(1, p.mushrooms());
-        mark(2, HOLES);
-        for f in p.foxes() {
-            mark(if f.axis == Axis::Horizontal { 3 } else { 4 }, f.mask());
-        }
-        let mut mask = vec![0i8; ACTIONS];
-        if !self.illegal && !self.game.is_solved() {
-            for m in self.moves() {
-                mask[action_of(&m)] = 1;
-            }
-        }
+        let (mut planes, mut mask) = (vec![0u8; PLANES * CELLS], vec![0i8; ACTIONS]);
+        self.play.write_obs(&mut planes, &mut mask);
         Ok((
             PyArray1::from_vec(py, planes).reshape([PLANES, 5, 5])?,
             PyArray1::from_vec(py, mask),
@@ -233,10 +281,11 @@ impl JumpinCore {
     /// `(x, y)`; `to` is a fox's top or left cell after the move, as
     /// `arcade jumpin solve` prints it.
     fn legal_moves(&self) -> Vec<(usize, &'static str, Cell2, Cell2, Cell2)> {
-        if self.illegal || self.game.is_solved() {
+        if self.play.over() {
             return Vec::new();
         }
-        self.moves()
+        self.play
+            .moves()
             .iter()
             .map(|m| {
                 let piece = match m.step.piece {
@@ -257,38 +306,224 @@ impl JumpinCore {
 
     /// The first move of a shortest solution from here, as an action.
     fn solver_action(&self, py: Python<'_>) -> Option<usize> {
-        if self.illegal {
+        if self.play.illegal {
             return None;
         }
-        py.detach(|| self.game.hint().next.map(|m| action_of(&m)))
+        py.detach(|| self.play.game.hint().next.map(|m| action_of(&m)))
     }
 
     /// The optimal solution length of the puzzle from its start.
     #[getter]
     fn optimal(&self) -> Option<usize> {
-        self.game.view().optimal
+        self.play.game.view().optimal
     }
 
     #[getter]
     fn moves_made(&self) -> usize {
-        self.game.view().moves
+        self.play.game.view().moves
     }
 
     #[getter]
     fn solved(&self) -> bool {
-        self.game.is_solved()
+        self.play.game.is_solved()
     }
 
     /// The challenge code of the current position (none with four rabbits).
     #[getter]
     fn code(&self) -> Option<String> {
-        self.game.position().to_code()
+        self.play.game.position().to_code()
     }
 
     /// The board text of `arcade jumpin solve` (`.` empty, `R` rabbit, `F`
     /// fox, `X` mushroom; the holes are the corners and the centre).
     fn text(&self) -> String {
-        self.game.position().to_string()
+        self.play.game.position().to_string()
+    }
+}
+
+/// Where a vector core's episodes take their puzzles.
+enum Puzzles {
+    /// An official challenge drawn uniformly from the episode's seed.
+    Official,
+    /// `arcade jumpin generate --moves M --seed S` for the episode's seed.
+    Generated { pieces: PieceSet, moves: u32 },
+    /// The same puzzle every episode.
+    Fixed(Position),
+}
+
+impl Puzzles {
+    /// `"official"`, `"generated"` (with the piece set and `moves`), a
+    /// challenge number, or a challenge code or board text.
+    fn new(
+        puzzles: &Bound<'_, PyAny>,
+        moves: u32,
+        set: (usize, usize, usize),
+    ) -> PyResult<Puzzles> {
+        if let Ok(number) = puzzles.extract::<u32>() {
+            let list = official();
+            let c = list.iter().find(|c| c.number == number).ok_or_else(|| {
+                value_error(format!("challenge {number} is out of range (1..=60)"))
+            })?;
+            return Ok(Puzzles::Fixed(c.position.clone()));
+        }
+        let text: String = puzzles.extract().map_err(|_| {
+            value_error(format!(
+                "puzzles {puzzles} is not \"official\", \"generated\", a challenge number, code or board"
+            ))
+        })?;
+        match text.as_str() {
+            "official" => Ok(Puzzles::Official),
+            "generated" => {
+                let pieces = crate::solvers::jumpin_generator(moves, set.0, set.1, set.2)?;
+                // Generation refuses only a piece set or a length, never a
+                // seed: checked once here.
+                arcade_jumpin::generate::generate(pieces, moves, 0, &Progress::hidden())
+                    .map_err(value_error)?;
+                Ok(Puzzles::Generated { pieces, moves })
+            }
+            _ => Ok(Puzzles::Fixed(parse(&text)?)),
+        }
+    }
+
+    fn position(&self, seed: u64) -> Position {
+        match self {
+            Puzzles::Official => official_for(seed),
+            Puzzles::Generated { pieces, moves } => {
+                arcade_jumpin::generate::generate(*pieces, *moves, seed, &Progress::hidden())
+                    .expect("Puzzles::new checked the piece set and length")
+                    .position
+            }
+            Puzzles::Fixed(p) => p.clone(),
+        }
+    }
+}
+
+/// What every game of a [`JumpinVectorCore`] is made of.
+struct JumpinConfig {
+    puzzles: Puzzles,
+    /// Moves after which an episode is truncated.
+    max_moves: u32,
+}
+
+/// One sub-environment of the vector core: a puzzle and the moves made.
+struct JumpinSlot {
+    play: JumpinPlay,
+    moves: u32,
+    max_moves: u32,
+}
+
+impl Game for JumpinSlot {
+    type Config = JumpinConfig;
+    /// A move is cheap; a generated episode's start searches for a puzzle.
+    const PARALLEL_MIN: usize = 64;
+
+    fn start(config: &JumpinConfig, seed: u64) -> JumpinSlot {
+        JumpinSlot {
+            play: JumpinPlay::new(&config.puzzles.position(seed)),
+            moves: 0,
+            max_moves: config.max_moves,
+        }
+    }
+
+    fn check(_: &JumpinConfig, action: i64) -> Result<(), String> {
+        match usize::try_from(action) {
+            Ok(a) if a < ACTIONS => Ok(()),
+            _ => Err(format!("action {action} is out of range (0..{ACTIONS})")),
+        }
+    }
+
+    /// −1 a move; truncated after `max_moves`, as `JumpIn-v0`.
+    fn play(&mut self, action: i64) -> Result<(f64, bool, bool), String> {
+        let (terminated, _) = self.play.click(action)?;
+        self.moves += 1;
+        Ok((
+            -1.0,
+            terminated,
+            !terminated && self.moves >= self.max_moves,
+        ))
+    }
+}
+
+/// Planes (N, 5, 5, 5), masks (N, 625), moves made, solved and illegal (N,).
+type JumpinBatch<'py> = (
+    Bound<'py, PyArray4<u8>>,
+    Bound<'py, PyArray2<i8>>,
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<bool>>,
+);
+
+/// N Jump In' puzzles stepped together (the `JumpInVectorEnv` engine).
+#[pyclass(module = "arcadekit._arcadekit")]
+pub struct JumpinVectorCore {
+    config: JumpinConfig,
+    slots: Slots<JumpinSlot>,
+}
+
+#[pymethods]
+impl JumpinVectorCore {
+    #[new]
+    #[pyo3(signature = (num_envs, seed, puzzles, moves=10, rabbits=3, foxes=2, mushrooms=3, max_moves=200))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        num_envs: usize,
+        seed: u64,
+        puzzles: &Bound<'_, PyAny>,
+        moves: u32,
+        rabbits: usize,
+        foxes: usize,
+        mushrooms: usize,
+        max_moves: u32,
+    ) -> PyResult<JumpinVectorCore> {
+        if max_moves == 0 {
+            return Err(value_error("max_moves must be a positive integer, got 0"));
+        }
+        check_num_envs(num_envs, CELLS).map_err(value_error)?;
+        let config = JumpinConfig {
+            puzzles: Puzzles::new(puzzles, moves, (rabbits, foxes, mushrooms))?,
+            max_moves,
+        };
+        let slots = py.detach(|| Slots::new(&config, num_envs, seed));
+        Ok(JumpinVectorCore { config, slots })
+    }
+
+    fn reset(&mut self, py: Python<'_>, seed: u64) {
+        self.slots.reset_py(py, &self.config, seed);
+    }
+
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<StepArrays<'py>> {
+        self.slots.step_arrays(py, &self.config, actions)
+    }
+
+    /// Every game's planes and mask ([`JumpinCore::observe`]'s, stacked),
+    /// its moves made, whether it is solved and whether it ended on an
+    /// illegal move.
+    fn observe<'py>(&self, py: Python<'py>) -> PyResult<JumpinBatch<'py>> {
+        let n = self.slots.slots.len();
+        let (mut planes, mut mask) = (vec![0u8; n * PLANES * CELLS], vec![0i8; n * ACTIONS]);
+        let games = self.slots.slots.iter().map(|s| &s.game);
+        for ((g, p), m) in games
+            .clone()
+            .zip(planes.chunks_exact_mut(PLANES * CELLS))
+            .zip(mask.chunks_exact_mut(ACTIONS))
+        {
+            g.play.write_obs(p, m);
+        }
+        let moves = games.clone().map(|g| g.moves).collect();
+        let solved = games.clone().map(|g| g.play.game.is_solved()).collect();
+        let illegal = games.map(|g| g.play.illegal).collect();
+        Ok((
+            PyArray1::from_vec(py, planes).reshape([n, PLANES, 5, 5])?,
+            PyArray1::from_vec(py, mask).reshape([n, ACTIONS])?,
+            PyArray1::from_vec(py, moves),
+            PyArray1::from_vec(py, solved),
+            PyArray1::from_vec(py, illegal),
+        ))
     }
 }
 
@@ -303,6 +538,7 @@ fn jumpin_challenges() -> Vec<(u32, String, u32)> {
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<JumpinCore>()?;
+    m.add_class::<JumpinVectorCore>()?;
     m.add_function(wrap_pyfunction!(jumpin_challenges, m)?)?;
     Ok(())
 }
