@@ -11,7 +11,7 @@ use crate::vector::{Game, Slots, StepArrays, check_num_envs};
 use arcade_tiles::Level;
 use arcade_tiles::capture::BLOCK;
 use arcade_tiles::exact::Limits;
-use arcade_tiles::generate::construct;
+use arcade_tiles::generate::{GenerateError, construct};
 use arcade_tiles::layout::Classic;
 use arcade_tiles::play::{PlayError, TilesGame, TilesStatus};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1};
@@ -34,13 +34,13 @@ enum Source {
 
 impl Source {
     /// The source of `TilesCore(level, layers, types, groups, capacity,
-    /// difficulty)`, checked on a first level.
+    /// difficulty)` and its level of seed 0, which checks it.
     fn new(
         level: Option<&str>,
         (layers, types, groups): (usize, usize, usize),
         capacity: Option<usize>,
         difficulty: f64,
-    ) -> PyResult<Source> {
+    ) -> PyResult<(Source, (Level, Vec<usize>))> {
         let source = match level {
             None => {
                 let shape = Classic {
@@ -64,15 +64,8 @@ impl Source {
                 arcade_tiles::load_level(tiles_level_text(text)?, capacity).map_err(value_error)?,
             ),
         };
-        if let Source::Generated {
-            shape,
-            capacity,
-            difficulty,
-        } = &source
-        {
-            construct(shape, *capacity, *difficulty, 0).map_err(value_error)?;
-        }
-        Ok(source)
+        let first = source.try_level(0).map_err(value_error)?;
+        Ok((source, first))
     }
 
     /// Bounds of every tile's `(layer, x, y, w, h)` over the levels this
@@ -101,21 +94,25 @@ impl Source {
     }
 
     /// The level of `seed` and the clicks it was built around.
-    fn level(&self, seed: u64) -> (Level, Vec<usize>) {
+    fn try_level(&self, seed: u64) -> Result<(Level, Vec<usize>), GenerateError> {
         match self {
             Source::Generated {
                 shape,
                 capacity,
                 difficulty,
             } => {
-                // `Source::new` checked the tray and difficulty, all that
-                // construction can refuse.
-                let g = construct(shape, *capacity, *difficulty, seed)
-                    .expect("a checked source constructs every seed");
-                (g.level, g.intended)
+                let g = construct(shape, *capacity, *difficulty, seed)?;
+                Ok((g.level, g.intended))
             }
-            Source::Fixed(level) => (level.clone(), Vec::new()),
+            Source::Fixed(level) => Ok((level.clone(), Vec::new())),
         }
+    }
+
+    /// [`Source::try_level`] of a source [`Source::new`] made: construction
+    /// refuses only a tray or a difficulty, which that checked.
+    fn level(&self, seed: u64) -> (Level, Vec<usize>) {
+        self.try_level(seed)
+            .expect("a checked source constructs every seed")
     }
 }
 
@@ -282,9 +279,9 @@ impl TilesCore {
             capacity,
             difficulty,
         );
-        let source = Source::new(level, (layers, types, groups), capacity, difficulty)?;
+        let (source, first) = Source::new(level, (layers, types, groups), capacity, difficulty)?;
         Ok(TilesCore {
-            play: TilesPlay::new(source.level(0), false),
+            play: TilesPlay::new(first, false),
             source,
             args,
             replay: Replay::new(0),
@@ -493,8 +490,8 @@ impl TilesVectorCore {
         difficulty: f64,
         win_reward: bool,
     ) -> PyResult<TilesVectorCore> {
-        let source = Source::new(level, (layers, types, groups), capacity, difficulty)?;
-        let first = source.level(0).0;
+        let (source, (first, _)) =
+            Source::new(level, (layers, types, groups), capacity, difficulty)?;
         check_num_envs(num_envs, first.len()).map_err(value_error)?;
         let most = MAX_TILES / first.len().max(1);
         if num_envs > most {
