@@ -76,6 +76,15 @@ class _RustVectorEnv(VectorEnv):
     def _info(self) -> dict:
         return {}
 
+    def __reduce__(self):
+        # The games live in one Rust object that keeps no record of how they
+        # started; say what to do instead of "cannot pickle 'TetrisVectorCore'".
+        name = type(self).__name__
+        raise TypeError(
+            f"{name} cannot be pickled or deep-copied: build it where it runs (send a function that "
+            f"makes it, as AsyncVectorEnv and Ray do), or use the single environments, which pickle mid-episode"
+        )
+
     def render(self):
         """A tuple of one RGB frame per game with ``render_mode="rgb_array"``,
         else ``None``."""

@@ -413,3 +413,16 @@ def test_tiles_vector_num_envs_is_bounded_by_memory():
     """A game of 360 tiles keeps about 120 KB, so the bound counts tiles."""
     with pytest.raises(ValueError, match=r"^num_envs 30000 is too many for levels of 360 tiles: at most 23301 "):
         ak.TilesVectorEnv(30000)
+
+
+@pytest.mark.parametrize("kind", ["tetris", "tiles"])
+def test_pickling_a_vector_env_says_what_to_do_instead(kind):
+    import copy
+    import pickle
+
+    env = MAKERS[kind](2)
+    env.reset(seed=1)
+    name = type(env).__name__
+    for attempt in (pickle.dumps, copy.deepcopy, copy.copy):
+        with pytest.raises(TypeError, match=f"^{name} cannot be pickled or deep-copied: build it where it runs"):
+            attempt(env)
