@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 import gymnasium as gym
 import numpy as np
@@ -63,6 +63,21 @@ class FlappyEnv(gym.Env):
     def heuristic_action(self) -> int:
         """What arcade's heuristic controller (``--policy heuristic``) would do."""
         return self._core.heuristic()
+
+    def viability_margins(self) -> Tuple[int, int]:
+        """``(no flap, flap)``: after each action, the largest distance in
+        pixels the bird can keep from every wall forever, whatever gaps come,
+        or −1 when some gaps force a crash (both −1 once the episode is over).
+        The exact analysis of ``arcade flappy kernel``; the first call in a
+        process computes it (a few seconds), later ones take microseconds."""
+        return self._core.margins()
+
+    def oracle_action(self) -> int:
+        """Perfect play (``arcade flappy play --policy oracle``): flap when
+        that keeps the larger :meth:`viability_margins`. It never crashes, so
+        it is an expert to imitate or a ceiling to compare with."""
+        stay, flap = self._core.margins()
+        return int(flap > stay)
 
     def render(self):
         if self.render_mode == "ansi":

@@ -175,6 +175,19 @@ class FlappyVectorEnv(_RustVectorEnv):
     def _info(self) -> dict:
         return {"pipes": self._core.scores()}
 
+    def viability_margins(self) -> np.ndarray:
+        """Every game's :meth:`FlappyEnv.viability_margins`, ``(num_envs, 2)
+        int32`` (no flap, flap), on Rust threads; ``(-1, -1)`` for a game
+        that ended and resets at the next ``step``."""
+        return self._core.margins()
+
+    def oracle_actions(self) -> np.ndarray:
+        """Perfect play for every game, ``(num_envs,) int64``:
+        :meth:`FlappyEnv.oracle_action` (an expert for imitation learning
+        or DAgger; 0 for a game that ended)."""
+        margins = self._core.margins()
+        return (margins[:, 1] > margins[:, 0]).astype(np.int64)
+
     def _frames(self):
         return tuple(flappy_frame(y, pipes) for y, pipes in self._core.scenes())
 

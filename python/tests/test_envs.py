@@ -315,3 +315,21 @@ def test_version_is_the_installed_distribution_version():
 
     assert re.fullmatch(r"\d+\.\d+\.\d+\S*", arcadekit.__version__)
     assert arcadekit.__version__ == importlib.metadata.version("arcadekit")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_flappy_oracle_action_replays_the_cli_oracle(arcade, seed):
+    cli = arcade("flappy", "play", "--policy", "oracle", "--seed", seed, "--max-pipes", 60)
+    env = arcadekit.FlappyEnv(max_pipes=60)
+    env.reset(seed=seed)
+    terminated = truncated = False
+    flaps = 0
+    while not (terminated or truncated):
+        action = env.oracle_action()
+        stay, flap = env.viability_margins()
+        assert action == int(flap > stay) and max(stay, flap) >= 0
+        flaps += action
+        _, _, terminated, truncated, info = env.step(action)
+    assert (info["pipes"], info["frames"], terminated) == (cli["pipes"], cli["frames"], cli["crashed"])
+    assert truncated and info["pipes"] == 60 and flaps > 100
+    assert env.viability_margins() == (-1, -1)

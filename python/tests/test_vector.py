@@ -426,3 +426,45 @@ def test_pickling_a_vector_env_says_what_to_do_instead(kind):
     for attempt in (pickle.dumps, copy.deepcopy, copy.copy):
         with pytest.raises(TypeError, match=f"^{name} cannot be pickled or deep-copied: build it where it runs"):
             attempt(env)
+
+
+def test_flappy_oracle_margins_are_the_single_envs_through_autoresets():
+    # Game 1 of 3 follows the oracle but flaps at random one frame in six,
+    # so it crashes and resets; its margins must be the single env's for
+    # each derived seed, and (-1, -1) on the frame after it ended.
+    env = ak.FlappyVectorEnv(3, max_pipes=4)
+    single = ak.FlappyEnv(max_pipes=4)
+    seed, rng = 9, np.random.default_rng(0)
+    env.reset(seed=seed)
+    single.reset(seed=int(ak.episode_seed(seed, 1, 0)))
+    episode, ended = 0, False
+    counts = {"split": 0, "doomed": 0, "ended": 0, "crashed": 0}
+    for _ in range(1500):
+        margins = env.viability_margins()
+        assert margins.shape == (3, 2) and margins.dtype == np.int32
+        if ended:
+            assert tuple(margins[1]) == (-1, -1)
+            counts["ended"] += 1
+        else:
+            assert tuple(margins[1]) == single.viability_margins()
+            counts["split"] += margins[1, 0] != margins[1, 1]
+            counts["doomed"] += min(margins[1]) == -1
+        actions = env.oracle_actions()
+        np.testing.assert_array_equal(actions, (margins[:, 1] > margins[:, 0]).astype(np.int64))
+        if not ended:
+            assert actions[1] == single.oracle_action()
+        if rng.random() < 1 / 6:
+            actions[1] = 1
+        _, _, term, trunc, _ = env.step(actions)
+        if ended:
+            episode += 1
+            single.reset(seed=int(ak.episode_seed(seed, 1, episode)))
+        else:
+            _, _, s_term, s_trunc, _ = single.step(int(actions[1]))
+            assert (term[1], trunc[1]) == (s_term, s_trunc)
+            counts["crashed"] += s_term
+        ended = term[1] or trunc[1]
+    # Exercised: the actions' margins differ, some states are doomed, and
+    # several episodes ended (crashes among them).
+    assert counts["split"] >= 100 and counts["doomed"] >= 5, counts
+    assert counts["ended"] >= 3 and counts["crashed"] >= 2 and episode == counts["ended"], counts

@@ -9,11 +9,13 @@ use arcade_flappy::episode::eval_seed;
 use arcade_flappy::obs::{BASIC, EXTENDED, observe};
 use arcade_flappy::policy::{Heuristic, Policy};
 use arcade_flappy::render;
+use arcade_flappy::viability::{Depths, Judge};
 use numpy::{
     Element, PyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use rayon::prelude::*;
 
 /// A game's settings: the pipe cap and the observation's length.
 #[derive(Clone, Copy)]
@@ -51,6 +53,25 @@ fn check(action: i64) -> Result<(), String> {
     }
 }
 
+/// The viability analysis of the real game, computed once per process (a
+/// few seconds, with the GIL released) on the first call.
+fn depths(py: Python<'_>) -> &'static Depths {
+    py.detach(Depths::shared)
+}
+
+/// A game's viability margins after not flapping and after flapping: the
+/// largest distance (px) the bird can then keep from every wall forever,
+/// whatever the gaps, or −1 when some sequence of gaps forces a crash
+/// (both −1 once the game is over). Flapping is perfect play when its
+/// margin is larger (`arcade flappy play --policy oracle`).
+fn margins(judge: &mut Judge<'static>, env: &arcade_flappy::Env) -> [i32; 2] {
+    if env.is_over() {
+        [-1, -1]
+    } else {
+        judge.action_depths(env)
+    }
+}
+
 /// A game's pipes on screen: (left edge x, gap top y) pairs.
 fn pipes_on_screen(env: &arcade_flappy::Env) -> Vec<(i32, i32)> {
     let pipes = env.visible_pipes();
@@ -66,6 +87,9 @@ pub struct FlappyCore {
     /// The constructor's arguments `(max_pipes, extended)`, for pickling.
     args: (Option<u64>, bool),
     replay: Replay<u64>,
+    /// The oracle's cache of the pipe ahead's depth map (made on the first
+    /// [`FlappyCore::margins`]).
+    judge: Option<Judge<'static>>,
 }
 
 #[pymethods]
@@ -91,6 +115,7 @@ impl FlappyCore {
             config,
             args: (max_pipes, extended),
             replay: Replay::new(0),
+            judge: None,
         })
     }
 
@@ -129,6 +154,13 @@ impl FlappyCore {
     /// What the built-in heuristic controller would do (0 or 1).
     fn heuristic(&self) -> i64 {
         i64::from(Heuristic.flap(&self.env))
+    }
+
+    /// The viability margins `(no flap, flap)` ([`margins`]).
+    fn margins(&mut self, py: Python<'_>) -> (i32, i32) {
+        let judge = self.judge.get_or_insert_with(|| Judge::new(depths(py)));
+        let [stay, flap] = margins(judge, &self.env);
+        (stay, flap)
     }
 
     /// Bird's top edge (pixels from the top of the 288×512 screen).
@@ -187,7 +219,13 @@ pub struct FlappyVectorCore {
     in_place: Option<InPlace>,
     /// The last step's actions (kept to reuse the allocation).
     actions: Vec<i64>,
+    /// One oracle cache per game (made on the first [`FlappyVectorCore::margins`]).
+    judges: Vec<Judge<'static>>,
 }
+
+/// Fewest games per rayon task of [`FlappyVectorCore::margins`]: a game's
+/// margins take about a microsecond, and tens of microseconds on a new pipe.
+const CHUNK_MARGINS: usize = 16;
 
 /// Sub-environments from which a step releases the GIL: below, releasing
 /// and retaking it costs more than other Python threads would gain.
@@ -333,6 +371,7 @@ impl FlappyVectorCore {
             config,
             in_place: None,
             actions: Vec::with_capacity(num_envs),
+            judges: Vec::new(),
         })
     }
 
@@ -427,6 +466,25 @@ impl FlappyVectorCore {
             py,
             self.slots.slots.iter().map(|s| s.game.0.pipes()).collect(),
         )
+    }
+
+    /// Every game's viability margins, `(num_envs, 2)` `i32` (no flap, flap:
+    /// [`margins`]), on Rust threads with the GIL released.
+    fn margins<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i32>>> {
+        let n = self.slots.slots.len();
+        if self.judges.is_empty() {
+            self.judges = vec![Judge::new(depths(py)); n];
+        }
+        let (slots, judges) = (&self.slots.slots, &mut self.judges);
+        let flat: Vec<i32> = py.detach(|| {
+            slots
+                .par_iter()
+                .zip(judges)
+                .with_min_len(CHUNK_MARGINS)
+                .flat_map_iter(|(s, judge)| margins(judge, &s.game.0))
+                .collect()
+        });
+        PyArray1::from_vec(py, flat).reshape([n, 2])
     }
 
     /// Each game's bird top edge and pipes on screen, to draw it.
