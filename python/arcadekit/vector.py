@@ -126,6 +126,14 @@ class TetrisVectorEnv(_RustVectorEnv):
         than choosing from ``infos["action_mask"]`` with NumPy."""
         return self._core.sample_legal()
 
+    def ai_actions(self, ai: str = "bcts") -> np.ndarray:
+        """Every game's :meth:`TetrisEnv.ai_action` by one classic AI
+        (``bcts``, ``dellacherie``, ``el-tetris``, ``arcade-tuned``,
+        ``bcts-expect`` or a weights file), ``(num_envs,) int64``, chosen on
+        Rust threads: an expert to imitate or a baseline. 0 for a game that
+        is over (the next ``step`` resets it and ignores its action)."""
+        return self._core.ai_actions(ai)
+
     def _obs(self):
         board, piece, nxt, mask = self._core.observe()
         self._mask, self._board = mask, board
@@ -205,6 +213,13 @@ class MinesweeperVectorEnv(_RustVectorEnv):
         self._probabilities = flag("probabilities", probabilities)
         self._setup(single, core, num_envs, render_mode)
 
+    def solver_actions(self, strength: str = "standard") -> np.ndarray:
+        """Every game's :meth:`MinesweeperEnv.solver_action` (a safe cell if
+        one is known, else the solver's best guess; the rule's first click
+        before the first reveal), ``(num_envs,) int64``, on Rust threads. 0
+        for a game that is over (the next ``step`` resets it)."""
+        return self._core.solver_actions(strength)
+
     def _obs(self):
         grid, mask = self._core.observe()
         self._mask, self._grid = mask, grid
@@ -265,6 +280,12 @@ class JumpInVectorEnv(_RustVectorEnv):
         core = _ak.JumpinVectorCore(num_envs, seed, puzzles, moves, rabbits, foxes, mushrooms,
                                     single.max_moves)
         self._setup(single, core, num_envs, render_mode)
+
+    def solver_actions(self) -> np.ndarray:
+        """Every game's :meth:`JumpInEnv.solver_action` (the first move of a
+        shortest solution), ``(num_envs,) int64``, on Rust threads. 0 for a
+        game that ended (the next ``step`` resets it)."""
+        return self._core.solver_actions()
 
     def _obs(self):
         planes, mask, moves, solved, illegal = self._core.observe()

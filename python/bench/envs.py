@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import time
 from pathlib import Path
@@ -57,6 +58,27 @@ def vector(env, pick, seconds, seed=0):
         return 10 * env.num_envs
 
     return timed(step, seconds)
+
+
+def side_by_side(rows, ours: str, theirs: str):
+    """Times each row's ``(name, ours(n, seconds), theirs(n, seconds))``
+    steps per second, alternated ``--repeats`` times so both see the same
+    load, and prints a Markdown table of the medians and their ratio
+    (options ``--seconds``, ``--envs``, ``--repeats``)."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--envs", type=int, default=64)
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args()
+    n, s = args.envs, args.seconds
+    print(f"| environment ({n} games) | {ours} | {theirs} | ratio |\n|---|---:|---:|---:|")
+    for name, run_ours, run_theirs in rows:
+        a, b = [], []
+        for _ in range(args.repeats):
+            a.append(run_ours(n, s))
+            b.append(run_theirs(n, s))
+        a, b = statistics.median(a), statistics.median(b)
+        print(f"| {name} | {a:,.0f} | {b:,.0f} | {a / b:.1f}× |", flush=True)
 
 
 rng = np.random.default_rng(0)

@@ -9,13 +9,10 @@ Prints a Markdown table with the median of the repeats and the ratio."""
 
 from __future__ import annotations
 
-import argparse
-import statistics
-
 import gymnasium as gym
 
 import arcadekit as ak
-from envs import legal_batch, vector
+from envs import legal_batch, side_by_side, vector
 
 CASES = [
     ("Tiles-v0, captured level", lambda n: ak.TilesVectorEnv(n, level="capture"), "arcadekit/Tiles-v0", {"level": "capture"}),
@@ -26,23 +23,11 @@ CASES = [
 ]
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--seconds", type=float, default=3.0)
-    ap.add_argument("--envs", type=int, default=64)
-    ap.add_argument("--repeats", type=int, default=3)
-    args = ap.parse_args()
-    n, s = args.envs, args.seconds
-    print(f"| environment ({n} games) | Rust vector steps/s | SyncVectorEnv steps/s | ratio |\n|---|---:|---:|---:|")
-    for name, rust, env_id, kwargs in CASES:
-        ours, theirs = [], []
-        for _ in range(args.repeats):  # alternated, so both see the same load
-            ours.append(vector(rust(n), legal_batch, s))
-            sync = gym.make_vec(env_id, num_envs=n, vectorization_mode="sync", **kwargs)
-            theirs.append(vector(sync, legal_batch, s))
-        a, b = statistics.median(ours), statistics.median(theirs)
-        print(f"| {name} | {a:,.0f} | {b:,.0f} | {a / b:.1f}× |", flush=True)
+def row(name, rust, env_id, kwargs):
+    def theirs(n, s):
+        return vector(gym.make_vec(env_id, num_envs=n, vectorization_mode="sync", **kwargs), legal_batch, s)
+    return name, lambda n, s: vector(rust(n), legal_batch, s), theirs
 
 
 if __name__ == "__main__":
-    main()
+    side_by_side([row(*case) for case in CASES], "Rust vector steps/s", "SyncVectorEnv steps/s")

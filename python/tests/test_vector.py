@@ -468,3 +468,50 @@ def test_flappy_oracle_margins_are_the_single_envs_through_autoresets():
     # several episodes ended (crashes among them).
     assert counts["split"] >= 100 and counts["doomed"] >= 5, counts
     assert counts["ended"] >= 3 and counts["crashed"] >= 2 and episode == counts["ended"], counts
+
+
+EXPERTS = {
+    "tetris": ("ai_actions", "ai_action", "bcts"),
+    "mines": ("solver_actions", "solver_action", "standard"),
+    "jumpin": ("solver_actions", "solver_action", None),
+}
+
+
+@pytest.mark.parametrize("kind", EXPERTS)
+def test_expert_actions_are_the_single_envs_through_autoresets(kind):
+    # Game 1 of 3 follows the expert but takes a random legal action one step
+    # in four, so it loses and resets; its expert action must be the single
+    # env's for each derived seed.
+    vector_method, single_method, arg = EXPERTS[kind]
+    env, single = MAKERS[kind](3), SINGLE[kind]()
+    seed, rng = 4, np.random.default_rng(1)
+    _, info = env.reset(seed=seed)
+    single.reset(seed=int(ak.episode_seed(seed, 1, 0)))
+    episode, ended, compared, off_expert = 0, False, 0, 0
+    for _ in range(300):
+        actions = getattr(env, vector_method)(*[arg][:arg is not None])
+        assert actions.shape == (3,) and actions.dtype == np.int64
+        if ended:
+            assert actions[1] == 0
+        else:
+            assert actions[1] == getattr(single, single_method)(*[arg][:arg is not None])
+            compared += 1
+            if rng.random() < 0.25:
+                legal = np.flatnonzero(info["action_mask"][1])
+                actions[1] = rng.choice(legal)
+                off_expert += 1
+        _, _, term, trunc, info = env.step(actions)
+        if ended:
+            episode += 1
+            single.reset(seed=int(ak.episode_seed(seed, 1, episode)))
+        else:
+            single.step(int(actions[1]))
+        ended = term[1] or trunc[1]
+    assert compared >= 200 and off_expert >= 30 and episode >= 3, (compared, off_expert, episode)
+
+
+def test_expert_actions_refuse_an_unknown_ai_or_strength():
+    with pytest.raises(ValueError, match="unknown"):
+        MAKERS["tetris"](2).ai_actions("no-such-ai")
+    with pytest.raises(ValueError, match="unknown solver strength"):
+        MAKERS["mines"](2).solver_actions("strongest")

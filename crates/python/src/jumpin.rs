@@ -16,6 +16,7 @@ use arcade_jumpin::play::{JumpinGame, PlayMove};
 use arcade_jumpin::{Axis, Fox, Piece, Position, parse_board, parse_code};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
+use rayon::prelude::*;
 
 /// A cell as Python sees it, `(x, y)`.
 type Cell2 = (u8, u8);
@@ -89,6 +90,15 @@ impl JumpinPlay {
 
     fn over(&self) -> bool {
         self.illegal || self.game.is_solved()
+    }
+
+    /// The first move of a shortest solution from here, as an action
+    /// (`None` once solved or after an illegal move).
+    fn solver_move(&self) -> Option<usize> {
+        if self.illegal {
+            return None;
+        }
+        self.game.hint().next.map(|m| action_of(&m))
     }
 
     /// Every legal move, each once (a fox under its top or left cell).
@@ -306,10 +316,7 @@ impl JumpinCore {
 
     /// The first move of a shortest solution from here, as an action.
     fn solver_action(&self, py: Python<'_>) -> Option<usize> {
-        if self.play.illegal {
-            return None;
-        }
-        py.detach(|| self.play.game.hint().next.map(|m| action_of(&m)))
+        py.detach(|| self.play.solver_move())
     }
 
     /// The optimal solution length of the puzzle from its start.
@@ -498,6 +505,25 @@ impl JumpinVectorCore {
         actions: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<StepArrays<'py>> {
         self.slots.step_arrays(py, &self.config, actions)
+    }
+
+    /// Every game's [`JumpinPlay::solver_move`], 0 for a game that ended
+    /// (the next step resets it and ignores its action), on Rust threads
+    /// with the GIL released.
+    fn solver_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let games = &self.slots.slots;
+        let actions: Vec<i64> = py.detach(|| {
+            games
+                .par_iter()
+                .map(|s| {
+                    let g = &s.game;
+                    let ended = g.play.over() || g.moves >= g.max_moves;
+                    let next = if ended { None } else { g.play.solver_move() };
+                    next.map_or(0, |a| a as i64)
+                })
+                .collect()
+        });
+        PyArray1::from_vec(py, actions)
     }
 
     /// Every game's planes and mask ([`JumpinCore::observe`]'s, stacked),

@@ -86,6 +86,23 @@ impl MinesGame {
     }
 
     /// What the player sees (all hidden before the first reveal).
+    /// The solver's move as an action: a safe cell if one is known, else its
+    /// guess; before the first reveal, the rule's usual first click; `None`
+    /// once the game is over.
+    fn solver_move(&self, solver: &Solver) -> Result<Option<usize>, String> {
+        let grid = self.config.level.grid();
+        if self.game.is_none() {
+            let (x, y) = self.config.rule.default_first(grid);
+            return Ok(Some(grid.index(x, y)));
+        }
+        if self.status() != Status::Playing {
+            return Ok(None);
+        }
+        let view = self.view();
+        let a = analyze(&view).map_err(|e| e.to_string())?;
+        next_move(&view, &a, solver).map_err(|e| e.to_string())
+    }
+
     fn view(&self) -> Position {
         match &self.game {
             Some(g) => g.view().clone(),
@@ -233,21 +250,9 @@ impl MinesCore {
     /// an action; before the first reveal, the rule's usual first click.
     #[pyo3(signature = (strength="standard"))]
     fn solver_action(&self, py: Python<'_>, strength: &str) -> PyResult<Option<usize>> {
-        let strength = parse_strength(strength)?;
-        let grid = self.game.config.level.grid();
-        if self.game.game.is_none() {
-            let (x, y) = self.game.config.rule.default_first(grid);
-            return Ok(Some(grid.index(x, y)));
-        }
-        if self.game.status() != Status::Playing {
-            return Ok(None);
-        }
-        let view = self.game.view();
-        py.detach(|| {
-            let a = analyze(&view)?;
-            next_move(&view, &a, &Solver::new(strength.config()))
-        })
-        .map_err(value_error)
+        let solver = Solver::new(parse_strength(strength)?.config());
+        py.detach(|| self.game.solver_move(&solver))
+            .map_err(value_error)
     }
 
     /// The position in arcade's text format (`.` hidden).
@@ -331,6 +336,26 @@ impl MinesVectorCore {
         })
         .map_err(value_error)?;
         PyArray1::from_vec(py, p).reshape([n, level.height, level.width])
+    }
+
+    /// Every game's solver move ([`MinesGame::solver_move`]), 0 for a game
+    /// that is over (the next step resets it and ignores its action),
+    /// chosen on Rust threads with the GIL released.
+    #[pyo3(signature = (strength="standard"))]
+    fn solver_actions<'py>(
+        &self,
+        py: Python<'py>,
+        strength: &str,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let solver = Solver::new(parse_strength(strength)?.config());
+        let games = &self.slots.slots;
+        let actions: Result<Vec<i64>, String> = py.detach(|| {
+            games
+                .par_iter()
+                .map(|s| Ok(s.game.solver_move(&solver)?.map_or(0, |a| a as i64)))
+                .collect()
+        });
+        Ok(PyArray1::from_vec(py, actions.map_err(value_error)?))
     }
 
     /// (grids (N, H, W), masks (N, H·W)).

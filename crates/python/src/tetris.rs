@@ -11,6 +11,7 @@ use arcade_tetris::env::{Env, EnvConfig, EnvError, Pieces, ROTATIONS, Variant};
 use arcade_tetris::{Board, MoveMode, Piece, PieceSource, Player, Randomizer, Rules, Weights};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
+use rayon::prelude::*;
 
 /// "None" in the next-piece observation (an explicit sequence ran out).
 const NO_PIECE: i64 = 7;
@@ -208,18 +209,30 @@ impl TetrisCore {
     /// plays now, or `None` when the game is over.
     #[pyo3(signature = (ai="bcts", preview=false))]
     fn ai_action(&self, ai: &str, preview: bool) -> PyResult<Option<usize>> {
-        let Some(piece) = self.env.current() else {
-            return Ok(None);
-        };
-        if self.env.is_over() || self.illegal {
-            return Ok(None);
-        }
-        let weights = Weights::resolve(ai).map_err(value_error)?;
-        let mut player = Player::new(self.env.rules().clone(), weights, MoveMode::Drop, preview);
-        Ok(player
-            .choose(self.env.board(), piece, self.env.next_piece())
-            .and_then(|p| self.env.action_of(p)))
+        let mut player = ai_player(&self.env, ai, preview)?;
+        Ok(ai_move(&self.env, self.illegal, &mut player))
     }
+}
+
+/// A classic AI (`bcts`, … or a weights file) choosing drops in `env`'s rules.
+fn ai_player(env: &Env, ai: &str, preview: bool) -> PyResult<Player> {
+    let weights = Weights::resolve(ai).map_err(value_error)?;
+    Ok(Player::new(
+        env.rules().clone(),
+        weights,
+        MoveMode::Drop,
+        preview,
+    ))
+}
+
+/// The action `player` plays in a game, or `None` when the game is over.
+fn ai_move(env: &Env, illegal: bool, player: &mut Player) -> Option<usize> {
+    let piece = env.current()?;
+    if env.is_over() || illegal {
+        return None;
+    }
+    let placement = player.choose(env.board(), piece, env.next_piece())?;
+    env.action_of(placement)
 }
 
 /// One sub-environment of the vector core.
@@ -269,6 +282,10 @@ pub struct TetrisVectorCore {
     /// draws the same actions whatever `num_envs` is.
     samplers: Vec<Rng>,
 }
+
+/// Fewest games per rayon task of `ai_actions`: a choice is a few
+/// microseconds, so a task of 8 outweighs handing it over.
+const AI_CHUNK: usize = 8;
 
 /// Words of legal-placement bits per game for `actions` actions.
 fn legal_words(actions: usize) -> usize {
@@ -396,6 +413,34 @@ impl TetrisVectorCore {
     /// A uniformly random legal placement for every game, as of the last
     /// observation (0 for a game without one), each drawn from that
     /// sub-environment's own generator, which `reset(seed)` seeds.
+    /// Every game's [`ai_move`] by one AI, 0 for a game that is over (the
+    /// next step resets it and ignores its action), chosen on Rust threads
+    /// with the GIL released.
+    #[pyo3(signature = (ai="bcts", preview=false))]
+    fn ai_actions<'py>(
+        &self,
+        py: Python<'py>,
+        ai: &str,
+        preview: bool,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let games = &self.slots.slots;
+        let player = ai_player(&games[0].game.env, ai, preview)?;
+        let actions: Vec<i64> = py.detach(|| {
+            games
+                .par_iter()
+                .with_min_len(AI_CHUNK)
+                .map_init(
+                    || player.clone(),
+                    |player, s| {
+                        let g = &s.game;
+                        ai_move(&g.env, g.illegal, player).map_or(0, |a| a as i64)
+                    },
+                )
+                .collect()
+        });
+        Ok(PyArray1::from_vec(py, actions))
+    }
+
     fn sample_legal<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         let words = legal_words(ROTATIONS * self.config.width);
         let actions = PyArray1::<i64>::zeros(py, self.samplers.len(), false);
