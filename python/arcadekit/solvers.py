@@ -20,6 +20,8 @@ __all__ = [
     "tetris_best_placement",
     "tetris_play",
     "tetris_ais",
+    "tetris_features",
+    "tetris_weights",
     "geek_replay",
     "geek_solve",
     "jumpin_solve",
@@ -163,6 +165,20 @@ def tetris_play(ai: str = "bcts", width: int = 10, height: int = 20, seed: int =
 def tetris_ais() -> list:
     """Names of the shipped Tetris AIs."""
     return list(_ak.tetris_ais())
+
+
+def tetris_features() -> list:
+    """Names of the afterstate features, in the order of
+    ``TetrisEnv.afterstate_features()`` and :func:`tetris_weights`."""
+    return list(_ak.tetris_features())
+
+
+def tetris_weights(ai: str = "bcts") -> np.ndarray:
+    """A classic AI's weights (a shipped name or a weights file), ``(12,)
+    float64`` in the order of :func:`tetris_features`: the AI plays the legal
+    action of largest ``env.afterstate_features() @ weights`` (``bcts-expect``
+    also averages over the next piece near the top)."""
+    return np.array(_ak.tetris_weights(ai), dtype=np.float64)
 
 
 def geek_replay(record: str) -> dict:

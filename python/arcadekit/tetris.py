@@ -98,6 +98,17 @@ class TetrisEnv(gym.Env):
         reward, terminated, truncated, illegal = self._core.step(action_index(action, self.action_space.n))
         return self._obs(), float(reward), terminated, truncated, self._info(illegal)
 
+    def afterstate_features(self) -> np.ndarray:
+        """The features of the field each action would leave, ``(4·width,
+        12) float64`` in the order of :func:`arcadekit.tetris_features`
+        (landing height, eroded cells, row and column transitions, holes,
+        well sums, hole depth, rows with holes, aggregate and max height,
+        bumpiness, rows cleared); zeros for illegal actions. The classic AIs
+        play the legal action of largest ``features @ tetris_weights(ai)``,
+        so a linear value learnt on these (the cross-entropy method, CBMPI)
+        plays as they do."""
+        return self._core.afterstate_features()
+
     def ai_action(self, ai: str = "bcts") -> Optional[int]:
         """The action a classic AI (``bcts``, ``dellacherie``, ``el-tetris``,
         ``arcade-tuned``, ``bcts-expect`` or a weights file) would play now."""

@@ -126,6 +126,12 @@ class TetrisVectorEnv(_RustVectorEnv):
         than choosing from ``infos["action_mask"]`` with NumPy."""
         return self._core.sample_legal()
 
+    def afterstate_features(self) -> np.ndarray:
+        """Every game's :meth:`TetrisEnv.afterstate_features`, ``(num_envs,
+        4·width, 12) float64``, on Rust threads (zeros for a game that is
+        over)."""
+        return self._core.afterstate_features()
+
     def ai_actions(self, ai: str = "bcts") -> np.ndarray:
         """Every game's :meth:`TetrisEnv.ai_action` by one classic AI
         (``bcts``, ``dellacherie``, ``el-tetris``, ``arcade-tuned``,

@@ -333,3 +333,35 @@ def test_flappy_oracle_action_replays_the_cli_oracle(arcade, seed):
     assert (info["pipes"], info["frames"], terminated) == (cli["pipes"], cli["frames"], cli["crashed"])
     assert truncated and info["pipes"] == 60 and flaps > 100
     assert env.viability_margins() == (-1, -1)
+
+
+@pytest.mark.parametrize("ai", ["bcts", "dellacherie", "el-tetris"])
+def test_a_linear_value_over_afterstate_features_plays_as_the_ai(ai):
+    # The AI's action must have the largest features @ weights of the legal
+    # actions (ties go to the placement nearer the centre, so it need not be
+    # the first argmax); illegal actions' rows are zero.
+    names, weights = arcadekit.tetris_features(), arcadekit.tetris_weights(ai)
+    assert len(names) == weights.shape[0] == 12 and names[0] == "landing_height"
+    env = arcadekit.TetrisEnv(width=8, height=12)
+    _, info = env.reset(seed=3)
+    checked = unique = episodes = 0
+    for t in range(1500):
+        features = env.afterstate_features()
+        legal = info["action_mask"].astype(bool)
+        assert features.shape == (32, 12) and not features[~legal].any()
+        value = features @ weights
+        best = value[legal].max()
+        action = env.ai_action(ai)
+        assert value[action] >= best - 1e-9 * max(1.0, abs(best)), (t, action, value[action], best)
+        unique += np.sum(value[legal] >= best - 1e-9 * max(1.0, abs(best))) == 1
+        checked += 1
+        _, _, terminated, truncated, info = env.step(action if t % 9 else int(np.flatnonzero(legal)[t % legal.sum()]))
+        if terminated or truncated:
+            episodes += 1
+            _, info = env.reset(seed=100 + t)
+    assert checked == 1500 and unique >= 1000 and episodes >= 2, (unique, episodes)
+
+
+def test_tetris_weights_refuse_an_unknown_ai():
+    with pytest.raises(ValueError, match="unknown AI"):
+        arcadekit.tetris_weights("nope")

@@ -428,46 +428,61 @@ def test_pickling_a_vector_env_says_what_to_do_instead(kind):
             attempt(env)
 
 
-def test_flappy_oracle_margins_are_the_single_envs_through_autoresets():
-    # Game 1 of 3 follows the oracle but flaps at random one frame in six,
-    # so it crashes and resets; its margins must be the single env's for
-    # each derived seed, and (-1, -1) on the frame after it ended.
-    env = ak.FlappyVectorEnv(3, max_pipes=4)
-    single = ak.FlappyEnv(max_pipes=4)
-    seed, rng = 9, np.random.default_rng(0)
-    env.reset(seed=seed)
+def _follow(env, single, seed, steps, act):
+    """Steps ``env`` ``steps`` times with ``act(t, info, ended)``'s actions,
+    its sub-environment 1 followed by ``single``, reset with the derived seed
+    of each of its episodes. ``act`` runs before each step, while game 1 and
+    ``single`` hold the same game (unless ``ended``: game 1 waits for its
+    autoreset). Returns (episodes game 1 began after its first, of which
+    ended by termination)."""
+    _, info = env.reset(seed=seed)
     single.reset(seed=int(ak.episode_seed(seed, 1, 0)))
-    episode, ended = 0, False
-    counts = {"split": 0, "doomed": 0, "ended": 0, "crashed": 0}
-    for _ in range(1500):
-        margins = env.viability_margins()
-        assert margins.shape == (3, 2) and margins.dtype == np.int32
-        if ended:
-            assert tuple(margins[1]) == (-1, -1)
-            counts["ended"] += 1
-        else:
-            assert tuple(margins[1]) == single.viability_margins()
-            counts["split"] += margins[1, 0] != margins[1, 1]
-            counts["doomed"] += min(margins[1]) == -1
-        actions = env.oracle_actions()
-        np.testing.assert_array_equal(actions, (margins[:, 1] > margins[:, 0]).astype(np.int64))
-        if not ended:
-            assert actions[1] == single.oracle_action()
-        if rng.random() < 1 / 6:
-            actions[1] = 1
-        _, _, term, trunc, _ = env.step(actions)
+    episode, terminated, ended = 0, 0, False
+    for t in range(steps):
+        actions = act(t, info, ended)
+        _, _, term, trunc, info = env.step(actions)
         if ended:
             episode += 1
             single.reset(seed=int(ak.episode_seed(seed, 1, episode)))
         else:
             _, _, s_term, s_trunc, _ = single.step(int(actions[1]))
             assert (term[1], trunc[1]) == (s_term, s_trunc)
-            counts["crashed"] += s_term
+            terminated += s_term
         ended = term[1] or trunc[1]
+    return episode, terminated
+
+
+def test_flappy_oracle_margins_are_the_single_envs_through_autoresets():
+    # Game 1 of 3 follows the oracle but flaps at random one frame in six,
+    # so it crashes and resets; its margins must be the single env's for
+    # each derived seed, and (-1, -1) on the frame after it ended.
+    env = ak.FlappyVectorEnv(3, max_pipes=4)
+    single = ak.FlappyEnv(max_pipes=4)
+    rng = np.random.default_rng(0)
+    counts = {"split": 0, "doomed": 0, "ended": 0}
+
+    def act(t, info, ended):
+        margins = env.viability_margins()
+        assert margins.shape == (3, 2) and margins.dtype == np.int32
+        actions = env.oracle_actions()
+        np.testing.assert_array_equal(actions, (margins[:, 1] > margins[:, 0]).astype(np.int64))
+        if ended:
+            assert tuple(margins[1]) == (-1, -1)
+            counts["ended"] += 1
+        else:
+            assert tuple(margins[1]) == single.viability_margins()
+            assert actions[1] == single.oracle_action()
+            counts["split"] += margins[1, 0] != margins[1, 1]
+            counts["doomed"] += min(margins[1]) == -1
+        if rng.random() < 1 / 6:
+            actions[1] = 1
+        return actions
+
+    episodes, crashes = _follow(env, single, 9, 1500, act)
     # Exercised: the actions' margins differ, some states are doomed, and
     # several episodes ended (crashes among them).
     assert counts["split"] >= 100 and counts["doomed"] >= 5, counts
-    assert counts["ended"] >= 3 and counts["crashed"] >= 2 and episode == counts["ended"], counts
+    assert episodes == counts["ended"] >= 3 and crashes >= 2, (counts, crashes)
 
 
 EXPERTS = {
@@ -483,31 +498,26 @@ def test_expert_actions_are_the_single_envs_through_autoresets(kind):
     # in four, so it loses and resets; its expert action must be the single
     # env's for each derived seed.
     vector_method, single_method, arg = EXPERTS[kind]
+    args = [arg][:arg is not None]
     env, single = MAKERS[kind](3), SINGLE[kind]()
-    seed, rng = 4, np.random.default_rng(1)
-    _, info = env.reset(seed=seed)
-    single.reset(seed=int(ak.episode_seed(seed, 1, 0)))
-    episode, ended, compared, off_expert = 0, False, 0, 0
-    for _ in range(300):
-        actions = getattr(env, vector_method)(*[arg][:arg is not None])
+    rng = np.random.default_rng(1)
+    counts = {"compared": 0, "off_expert": 0}
+
+    def act(t, info, ended):
+        actions = getattr(env, vector_method)(*args)
         assert actions.shape == (3,) and actions.dtype == np.int64
         if ended:
             assert actions[1] == 0
-        else:
-            assert actions[1] == getattr(single, single_method)(*[arg][:arg is not None])
-            compared += 1
-            if rng.random() < 0.25:
-                legal = np.flatnonzero(info["action_mask"][1])
-                actions[1] = rng.choice(legal)
-                off_expert += 1
-        _, _, term, trunc, info = env.step(actions)
-        if ended:
-            episode += 1
-            single.reset(seed=int(ak.episode_seed(seed, 1, episode)))
-        else:
-            single.step(int(actions[1]))
-        ended = term[1] or trunc[1]
-    assert compared >= 200 and off_expert >= 30 and episode >= 3, (compared, off_expert, episode)
+            return actions
+        assert actions[1] == getattr(single, single_method)(*args)
+        counts["compared"] += 1
+        if rng.random() < 0.25:
+            actions[1] = rng.choice(np.flatnonzero(info["action_mask"][1]))
+            counts["off_expert"] += 1
+        return actions
+
+    episodes, _ = _follow(env, single, 4, 300, act)
+    assert counts["compared"] >= 200 and counts["off_expert"] >= 30 and episodes >= 3, (counts, episodes)
 
 
 def test_expert_actions_refuse_an_unknown_ai_or_strength():
@@ -515,3 +525,22 @@ def test_expert_actions_refuse_an_unknown_ai_or_strength():
         MAKERS["tetris"](2).ai_actions("no-such-ai")
     with pytest.raises(ValueError, match="unknown solver strength"):
         MAKERS["mines"](2).solver_actions("strongest")
+
+
+def test_tetris_afterstate_features_are_the_single_envs_through_autoresets():
+    env, single = MAKERS["tetris"](3), SINGLE["tetris"]()
+    compared = 0
+
+    def act(t, info, ended):
+        nonlocal compared
+        features = env.afterstate_features()
+        assert features.shape == (3, 24, 12)
+        if ended:
+            assert not features[1].any()
+        else:
+            np.testing.assert_array_equal(features[1], single.afterstate_features())
+            compared += 1
+        return _actions("tetris", info, t, 3)
+
+    episodes, _ = _follow(env, single, 6, 200, act)
+    assert compared >= 150 and episodes >= 3, (compared, episodes)

@@ -8,7 +8,9 @@ use arcade_core::Rng;
 use arcade_core::progress::Progress;
 use arcade_core::rng::derive_seed;
 use arcade_tetris::env::{Env, EnvConfig, EnvError, Pieces, ROTATIONS, Variant};
-use arcade_tetris::{Board, MoveMode, Piece, PieceSource, Player, Randomizer, Rules, Weights};
+use arcade_tetris::{
+    Board, Feature, MoveMode, Piece, PieceSource, Player, Randomizer, Rules, Weights,
+};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -205,6 +207,17 @@ impl TetrisCore {
         self.env.board().to_string()
     }
 
+    /// The features of the field each action leaves, `(actions, 12)`
+    /// (`Env::afterstate_features`; zeros for illegal actions).
+    fn afterstate_features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let n = self.env.actions();
+        let mut out = vec![0.0; n * FEATURES];
+        if !self.illegal {
+            self.env.afterstate_features(&mut out);
+        }
+        PyArray1::from_vec(py, out).reshape([n, FEATURES])
+    }
+
     /// The action a classic AI (`bcts`, `dellacherie`, … or a weights file)
     /// plays now, or `None` when the game is over.
     #[pyo3(signature = (ai="bcts", preview=false))]
@@ -282,6 +295,9 @@ pub struct TetrisVectorCore {
     /// draws the same actions whatever `num_envs` is.
     samplers: Vec<Rng>,
 }
+
+/// Afterstate features an action: `Feature::ALL`.
+const FEATURES: usize = arcade_tetris::features::COUNT;
 
 /// Fewest games per rayon task of `ai_actions`: a choice is a few
 /// microseconds, so a task of 8 outweighs handing it over.
@@ -439,6 +455,25 @@ impl TetrisVectorCore {
                 .collect()
         });
         Ok(PyArray1::from_vec(py, actions))
+    }
+
+    /// Every game's afterstate features, `(num_envs, actions, 12)`, on Rust
+    /// threads with the GIL released (zeros for a game that is over).
+    fn afterstate_features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<f64>>> {
+        let games = &self.slots.slots;
+        let actions = ROTATIONS * self.config.width;
+        let mut out = vec![0.0; games.len() * actions * FEATURES];
+        py.detach(|| {
+            out.par_chunks_mut(actions * FEATURES)
+                .zip(games.par_iter())
+                .with_min_len(AI_CHUNK)
+                .for_each(|(out, s)| {
+                    if !s.game.illegal {
+                        s.game.env.afterstate_features(out);
+                    }
+                })
+        });
+        PyArray1::from_vec(py, out).reshape([games.len(), actions, FEATURES])
     }
 
     fn sample_legal<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
@@ -779,6 +814,20 @@ fn tetris_ais() -> Vec<&'static str> {
     arcade_tetris::eval::BUILTINS.to_vec()
 }
 
+/// The afterstate features' names, in their order.
+#[pyfunction]
+fn tetris_features() -> Vec<&'static str> {
+    Feature::ALL.iter().map(|f| f.name()).collect()
+}
+
+/// An AI's weights (a shipped name or a weights file), in the order of
+/// `tetris_features`.
+#[pyfunction]
+fn tetris_weights(ai: &str) -> PyResult<Vec<f64>> {
+    let w = Weights::resolve(ai).map_err(value_error)?;
+    Ok(Feature::ALL.iter().map(|&f| w.get(f)).collect())
+}
+
 /// Plays one game with an AI, as `arcade tetris play --json` reports it.
 #[pyfunction]
 #[pyo3(signature = (ai="bcts", width=10, height=20, seed=1, pieces="uniform", max_pieces=None))]
@@ -822,6 +871,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<TetrisVectorCore>()?;
     m.add_function(wrap_pyfunction!(tetris_best_placement, m)?)?;
     m.add_function(wrap_pyfunction!(tetris_ais, m)?)?;
+    m.add_function(wrap_pyfunction!(tetris_features, m)?)?;
+    m.add_function(wrap_pyfunction!(tetris_weights, m)?)?;
     m.add_function(wrap_pyfunction!(tetris_play, m)?)?;
     m.add_function(wrap_pyfunction!(tetris_engine_seconds, m)?)?;
     Ok(())

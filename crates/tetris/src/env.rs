@@ -11,6 +11,7 @@
 //!   spawn rotations and scoring, [`crate::geek::lock`]), reward = points.
 
 use crate::board::{Board, BoardError, MAX_HEIGHT, MAX_WIDTH};
+use crate::features::{self, FeatureSet};
 use crate::game::{End, spawn_fits};
 use crate::geek;
 use crate::movegen::{self, MoveMode, Placement};
@@ -201,6 +202,43 @@ impl Env {
         (0..self.slot.len()).filter(|&a| self.slot[a] != u16::MAX)
     }
 
+    /// The features of the field each action leaves ([`features::Feature::ALL`]
+    /// order, [`features::COUNT`] values an action): what the classic linear
+    /// AIs value, so a Python agent can learn such a value. Illegal actions
+    /// get zeros, as does every action once the game is over.
+    pub fn afterstate_features(&self, out: &mut [f64]) {
+        out.fill(0.0);
+        let Some(piece) = self.current.filter(|_| self.end.is_none()) else {
+            return;
+        };
+        let (top, height) = (self.board.stack_height(), self.board.height());
+        for (a, &slot) in self.slot.iter().enumerate() {
+            if slot == u16::MAX {
+                continue;
+            }
+            let p = self.placements[slot as usize];
+            let shape = self.rules.shape(piece, p.rotation as usize);
+            let row = p.row as usize;
+            // Cells above the field vanish (a Geek piece can lock there).
+            let mut inside = *shape;
+            for (i, r) in inside
+                .rows
+                .iter_mut()
+                .enumerate()
+                .take(shape.height as usize)
+            {
+                if row + i >= height {
+                    *r = 0;
+                }
+            }
+            let mut after = self.board;
+            let lock = after.lock(&inside, p.col as usize, row);
+            let top_hint = top.max(row + shape.height as usize).min(height);
+            let v = features::placement_values(&after, lock, shape, row, top_hint, FeatureSet::ALL);
+            out[a * features::COUNT..(a + 1) * features::COUNT].copy_from_slice(&v.0);
+        }
+    }
+
     /// The action that places the current piece at `p`, if `p` is legal.
     pub fn action_of(&self, p: Placement) -> Option<usize> {
         let a = p.rotation as usize * self.config.width + p.col as usize;
@@ -376,7 +414,94 @@ impl Env {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::features::{COUNT, Feature};
     use proptest::prelude::*;
+
+    /// Every action's afterstate features against the real step: the board
+    /// features of the field the step leaves, its rows cleared, and the
+    /// placement's landing height; zeros for illegal actions and ended games.
+    /// Classic games on two boards and Geek games.
+    #[test]
+    fn afterstate_features_are_what_the_step_leaves() {
+        let configs = [
+            EnvConfig {
+                width: 6,
+                height: 8,
+                ..EnvConfig::default()
+            },
+            EnvConfig::default(),
+            EnvConfig {
+                variant: Variant::Geek,
+                ..EnvConfig::default()
+            },
+        ];
+        let (mut checked, mut clearing, mut games) = (0, 0, 0);
+        for (k, config) in configs.into_iter().enumerate() {
+            let mut env = Env::new(config, 5 + k as u64).unwrap();
+            let weights = crate::Weights::resolve("bcts").unwrap();
+            let mut bcts = crate::Player::new(env.rules.clone(), weights, MoveMode::Drop, false);
+            let mut f = vec![0.0; env.actions() * COUNT];
+            for t in 0..600 {
+                if env.is_over() {
+                    env.afterstate_features(&mut f);
+                    assert!(f.iter().all(|&x| x == 0.0));
+                    env.reset(t as u64);
+                    games += 1;
+                }
+                env.afterstate_features(&mut f);
+                let legal: Vec<usize> = env.legal_actions().collect();
+                for a in 0..env.actions() {
+                    let row = &f[a * COUNT..(a + 1) * COUNT];
+                    if !legal.contains(&a) {
+                        assert!(row.iter().all(|&x| x == 0.0), "illegal action {a}");
+                        continue;
+                    }
+                    let p = env.placements[env.slot[a] as usize];
+                    let shape = env.rules.shape(env.current.unwrap(), p.rotation as usize);
+                    let mut stepped = env.clone();
+                    let out = stepped.step(a).unwrap();
+                    let board = features::board_values(
+                        stepped.board(),
+                        stepped.board().height(),
+                        FeatureSet::ALL,
+                    );
+                    for feature in Feature::ALL {
+                        let got = row[feature.index()];
+                        let want = match feature {
+                            Feature::LinesCleared => f64::from(out.lines),
+                            Feature::LandingHeight => {
+                                p.row as f64 + f64::from(shape.height - 1) / 2.0
+                            }
+                            // Checked against a grid by `features`' own tests.
+                            Feature::ErodedCells => got,
+                            _ => board.get(feature),
+                        };
+                        assert_eq!(got, want, "{feature:?}, action {a}, step {t}, config {k}");
+                    }
+                    checked += 1;
+                    clearing += usize::from(out.lines > 0);
+                }
+                // BCTS's move mostly (long games, rows cleared), a fixed
+                // pattern one step in sixteen (other fields).
+                let ai = bcts
+                    .choose(env.board(), env.current.unwrap(), env.next)
+                    .and_then(|p| env.action_of(p));
+                let pattern = legal[(t * 7 + 3) % legal.len()];
+                env.step(if t % 16 == 15 {
+                    pattern
+                } else {
+                    ai.unwrap_or(pattern)
+                })
+                .unwrap();
+            }
+        }
+        // Exercised: tens of thousands of placements, hundreds clearing rows,
+        // and the zeros of games that ended.
+        assert!(
+            checked > 20_000 && clearing > 500 && games >= 3,
+            "{checked} checked, {clearing} clearing, {games} games ended"
+        );
+    }
 
     proptest! {
         /// The table-driven board writer against a cell-by-cell one.
