@@ -118,6 +118,17 @@ test("the AI ghost agrees with arcade tetris play", async (t) => {
       await page.waitForFunction(() => document.querySelector("#board").dataset.ghost !== "");
       const [rotation, col, row] = (await page.getAttribute("#board", "data-ghost")).split(",").map(Number);
       seen.push({ rotation, col, row });
+      // Why it is there: a row per weighed feature, whose points add up to the score.
+      const why = await page.evaluate(() => {
+        const table = document.querySelector("#why-terms");
+        const points = [...table.querySelectorAll("tr")].slice(1, -1)
+          .map((r) => Number(r.cells[3].textContent.replaceAll(",", "")));
+        return { shown: !document.querySelector("#why").classList.contains("hidden"), points,
+          score: Number(table.dataset.score), ai: document.querySelector("#why-ai").textContent };
+      });
+      assert.ok(why.shown && why.ai === "el-tetris" && why.points.length >= 4, JSON.stringify(why));
+      const sum = why.points.reduce((a, b) => a + b, 0);
+      assert.ok(Math.abs(sum - why.score) <= 0.05 * why.points.length + 1e-9, JSON.stringify(why));
       for (let r = 0; r < rotation; r++) await page.keyboard.press("ArrowUp");
       await page.waitForFunction((r) => document.querySelector("#board").dataset.falling.split(",")[1] === String(r), rotation);
       const now = Number((await page.getAttribute("#board", "data-falling")).split(",")[2]);
@@ -129,6 +140,7 @@ test("the AI ghost agrees with arcade tetris play", async (t) => {
     }
     assert.deepEqual(seen, cli.placements);
     assert.equal(Number(await page.getAttribute("#board", "data-lines")), cli.lines);
+    assert.ok(await page.evaluate(() => document.querySelector("#why").classList.contains("hidden")), "no ghost, no why");
   });
 });
 

@@ -11,7 +11,7 @@
 //!   spawn rotations and scoring, [`crate::geek::lock`]), reward = points.
 
 use crate::board::{Board, BoardError, MAX_HEIGHT, MAX_WIDTH};
-use crate::features::{self, FeatureSet};
+use crate::features;
 use crate::game::{End, spawn_fits};
 use crate::geek;
 use crate::movegen::{self, MoveMode, Placement};
@@ -211,30 +211,14 @@ impl Env {
         let Some(piece) = self.current.filter(|_| self.end.is_none()) else {
             return;
         };
-        let (top, height) = (self.board.stack_height(), self.board.height());
+        let top = self.board.stack_height();
         for (a, &slot) in self.slot.iter().enumerate() {
             if slot == u16::MAX {
                 continue;
             }
             let p = self.placements[slot as usize];
             let shape = self.rules.shape(piece, p.rotation as usize);
-            let row = p.row as usize;
-            // Cells above the field vanish (a Geek piece can lock there).
-            let mut inside = *shape;
-            for (i, r) in inside
-                .rows
-                .iter_mut()
-                .enumerate()
-                .take(shape.height as usize)
-            {
-                if row + i >= height {
-                    *r = 0;
-                }
-            }
-            let mut after = self.board;
-            let lock = after.lock(&inside, p.col as usize, row);
-            let top_hint = top.max(row + shape.height as usize).min(height);
-            let v = features::placement_values(&after, lock, shape, row, top_hint, FeatureSet::ALL);
+            let v = features::afterstate(&self.board, top, shape, p.col as usize, p.row as usize);
             out[a * features::COUNT..(a + 1) * features::COUNT].copy_from_slice(&v.0);
         }
     }
@@ -414,7 +398,7 @@ impl Env {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::features::{COUNT, Feature};
+    use crate::features::{COUNT, Feature, FeatureSet};
     use proptest::prelude::*;
 
     /// Every action's afterstate features against the real step: the board

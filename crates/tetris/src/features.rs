@@ -148,6 +148,29 @@ pub fn placement_values(
     v
 }
 
+/// Every feature of placing `shape` on `board` with its box's bottom-left at
+/// `(col, row)`: what an explanation or a learner outside the AIs' hot path
+/// needs. Cells above the board vanish (a Geek Challenge piece can lock
+/// there); `top` is the board's stack height.
+pub fn afterstate(board: &Board, top: usize, shape: &Shape, col: usize, row: usize) -> Values {
+    let height = board.height();
+    let mut inside = *shape;
+    for (i, r) in inside
+        .rows
+        .iter_mut()
+        .enumerate()
+        .take(shape.height as usize)
+    {
+        if row + i >= height {
+            *r = 0;
+        }
+    }
+    let mut after = *board;
+    let lock = after.lock(&inside, col, row);
+    let top_hint = top.max(row + shape.height as usize).min(height);
+    placement_values(&after, lock, shape, row, top_hint, FeatureSet::ALL)
+}
+
 /// The board-only features in `needs` (placement features are left at zero,
 /// as may be features outside `needs`).
 ///

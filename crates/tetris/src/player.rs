@@ -59,6 +59,15 @@ impl Player {
         &self.rules
     }
 
+    /// Every feature of the field placing `piece` at `p` leaves, for showing
+    /// why the player chose it: the weights' sum of these is its value
+    /// (unless it looks ahead: preview or expectation).
+    pub fn describe(&self, board: &Board, piece: Piece, p: Placement) -> Values {
+        let shape = self.rules.shape(piece, p.rotation as usize);
+        let (col, row) = (p.col as usize, p.row as usize);
+        features::afterstate(board, board.stack_height(), shape, col, row)
+    }
+
     pub fn weights(&self) -> &Weights {
         &self.weights
     }

@@ -149,6 +149,43 @@ pub struct PlacedView {
     pub tuck: bool,
     /// Centres of the piece along its path from the spawn (tucks only).
     pub route: Vec<(f32, f32)>,
+    /// Why the AI chose it (the ghost only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<Why>,
+}
+
+/// The AI's score of the field a placement leaves: one term per feature the
+/// AI weighs, `value × weight`, summing to `score`.
+#[derive(Serialize)]
+pub struct Why {
+    pub score: f64,
+    pub terms: Vec<Term>,
+}
+
+#[derive(Serialize)]
+pub struct Term {
+    pub feature: &'static str,
+    pub value: f64,
+    pub weight: f64,
+}
+
+impl Why {
+    fn of(player: &Player, board: &arcade_tetris::Board, piece: Piece, p: Placement) -> Why {
+        let values = player.describe(board, piece, p);
+        let terms: Vec<Term> = player
+            .weights()
+            .used()
+            .map(|(f, weight)| Term {
+                feature: f.name(),
+                value: values.get(f),
+                weight,
+            })
+            .collect();
+        Why {
+            score: terms.iter().map(|t| t.value * t.weight).sum(),
+            terms,
+        }
+    }
 }
 
 /// The falling piece and where a hard drop would land it.
@@ -227,6 +264,7 @@ fn placed(
         } else {
             Vec::new()
         },
+        why: None,
     }
 }
 
@@ -282,9 +320,12 @@ impl TetrisSession {
         let falling = falling(g);
         let next_cells = next_cells(g);
         let ghost = match (&mut self.ghost, g.falling()) {
-            (Some(ai), Some(f)) if self.mode == Mode::Play => g
-                .suggest(&mut ai.player)
-                .map(|p| placed(g, g.board(), f.piece, p)),
+            (Some(ai), Some(f)) if self.mode == Mode::Play => {
+                g.suggest(&mut ai.player).map(|p| PlacedView {
+                    why: Some(Why::of(&ai.player, g.board(), f.piece, p)),
+                    ..placed(g, g.board(), f.piece, p)
+                })
+            }
             _ => None,
         };
         TetrisState {

@@ -85,7 +85,30 @@ function show(s) {
   board.dataset.rows = s.rows.join("/");
   board.dataset.falling = s.falling ? `${s.falling.piece},${s.falling.rotation},${s.falling.col}` : "";
   board.dataset.ghost = s.ghost ? `${s.ghost.placement.rotation},${s.ghost.placement.col},${s.ghost.placement.row}` : "";
+  showWhy(s.ghost && s.ghost.why);
   if (s.end) say($("#msg"), `Game over: ${s.end.replace("_", " ")} after ${s.pieces} pieces, ${s.lines} lines`, s.end === "topped_out" ? "bad" : "good");
+}
+
+/** The ghost AI's score of the field it leaves, a row per feature it weighs. */
+function showWhy(why) {
+  $("#why").classList.toggle("hidden", !why);
+  if (!why) return;
+  $("#why-ai").textContent = $("#ai").value;
+  const num = (x, digits) => x.toLocaleString("en", { maximumFractionDigits: digits });
+  const cell = (tag, text) => { const c = document.createElement(tag); c.textContent = text; return c; };
+  const row = (cells, tag, cls) => {
+    const tr = document.createElement("tr");
+    if (cls) tr.className = cls;
+    for (const text of cells) tr.append(cell(tag, text));
+    return tr;
+  };
+  const table = $("#why-terms");
+  table.replaceChildren(row(["feature", "value", "× weight", "= points"], "th"));
+  for (const t of why.terms) {
+    table.append(row([t.feature.replaceAll("_", " "), num(t.value, 2), num(t.weight, 2), num(t.value * t.weight || 0, 1)], "td"));
+  }
+  table.append(row(["score", "", "", num(why.score, 1)], "td", "total"));
+  table.dataset.score = why.score;
 }
 
 // --- drawing ---------------------------------------------------------------

@@ -3,7 +3,7 @@
 
 use crate::common::*;
 use arcade_tetris::game::{self, Limits};
-use arcade_tetris::{Board, MoveMode, PieceSource, Player, Rules, Weights};
+use arcade_tetris::{Board, MoveMode, Piece, PieceSource, Player, Rules, Weights, movegen};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
@@ -49,6 +49,54 @@ async fn a_known_key_sequence_clears_a_row() {
     assert_eq!(s["tick"], 6);
 }
 
+/// The ghost's `why` is the AI's score of the field it leaves: its terms
+/// (feature × weight) sum to `score`, and no drop placement of the piece on
+/// the board the answer shows scores more.
+fn why_is_the_best_score(ai: &str, s: &Value) {
+    let why = &s["ghost"]["why"];
+    let terms = why["terms"].as_array().unwrap();
+    assert!(terms.len() >= 4, "{why}");
+    let sum: f64 = terms
+        .iter()
+        .map(|t| t["value"].as_f64().unwrap() * t["weight"].as_f64().unwrap())
+        .sum();
+    let score = why["score"].as_f64().unwrap();
+    assert!((sum - score).abs() < 1e-9, "{why}");
+    let mut board = Board::new(10, 20).unwrap();
+    for (r, row) in s["rows"].as_array().unwrap().iter().enumerate() {
+        for (x, c) in row.as_str().unwrap().chars().enumerate() {
+            if c != '.' {
+                board.set(x, 19 - r);
+            }
+        }
+    }
+    let piece = Piece::from_letter(
+        s["falling"]["piece"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let player = Player::new(
+        Rules::classic(),
+        Weights::builtin(ai).unwrap(),
+        MoveMode::Drop,
+        false,
+    );
+    let mut all = Vec::new();
+    movegen::placements(player.rules(), &board, piece, 0, MoveMode::Drop, &mut all);
+    let best = all
+        .iter()
+        .map(|&p| player.weights().value(&player.describe(&board, piece, p)))
+        .fold(f64::NEG_INFINITY, f64::max);
+    assert!(
+        (score - best).abs() < 1e-6 * best.abs().max(1.0),
+        "{ai}: ghost {score}, best {best}"
+    );
+}
+
 /// Following the ghost with key presses places every piece where
 /// `arcade tetris play` (the library's game loop) does.
 #[tokio::test]
@@ -67,6 +115,7 @@ async fn following_the_ghost_plays_the_ais_game() {
         let mut got = Vec::new();
         let mut tick = 0u64;
         while s["end"].is_null() {
+            why_is_the_best_score(ai, &s);
             let g = &s["ghost"]["placement"];
             got.push((
                 g["rotation"].as_u64().unwrap(),
