@@ -105,6 +105,23 @@ test("the touch pad plays like the keys at phone width", async (t) => {
   }, { width: 390, height: 844 });
 });
 
+/** The "why" panel as shown: its caption, the AI, and each feature's
+ *  points, checked to be shown and to add up to the score it prints. */
+async function readWhy(page) {
+  const why = await page.evaluate(() => {
+    const table = document.querySelector("#why-terms");
+    const points = [...table.querySelectorAll("tr")].slice(1, -1)
+      .map((r) => Number(r.cells[3].textContent.replaceAll(",", "")));
+    return { shown: !document.querySelector("#why").classList.contains("hidden"), points,
+      score: Number(table.dataset.score), ai: document.querySelector("#why").dataset.ai,
+      caption: document.querySelector("#why-caption").textContent };
+  });
+  assert.ok(why.shown && why.points.length >= 4, JSON.stringify(why));
+  const sum = why.points.reduce((a, b) => a + b, 0);
+  assert.ok(Math.abs(sum - why.score) <= 0.05 * why.points.length + 1e-9, JSON.stringify(why));
+  return why;
+}
+
 test("the AI ghost agrees with arcade tetris play", async (t) => {
   const sequence = "TSZLJIOTTSZOIJLLJI";
   const cli = JSON.parse(execFileSync(process.env.ARCADE_BIN || "target/release/arcade",
@@ -118,17 +135,10 @@ test("the AI ghost agrees with arcade tetris play", async (t) => {
       await page.waitForFunction(() => document.querySelector("#board").dataset.ghost !== "");
       const [rotation, col, row] = (await page.getAttribute("#board", "data-ghost")).split(",").map(Number);
       seen.push({ rotation, col, row });
-      // Why it is there: a row per weighed feature, whose points add up to the score.
-      const why = await page.evaluate(() => {
-        const table = document.querySelector("#why-terms");
-        const points = [...table.querySelectorAll("tr")].slice(1, -1)
-          .map((r) => Number(r.cells[3].textContent.replaceAll(",", "")));
-        return { shown: !document.querySelector("#why").classList.contains("hidden"), points,
-          score: Number(table.dataset.score), ai: document.querySelector("#why-ai").textContent };
-      });
-      assert.ok(why.shown && why.ai === "el-tetris" && why.points.length >= 4, JSON.stringify(why));
-      const sum = why.points.reduce((a, b) => a + b, 0);
-      assert.ok(Math.abs(sum - why.score) <= 0.05 * why.points.length + 1e-9, JSON.stringify(why));
+      // Why it is there: a row per weighed feature, adding up to the score.
+      const why = await readWhy(page);
+      assert.equal(why.ai, "el-tetris");
+      assert.match(why.caption, /^Why the ghost is there: el-tetris's score/);
       for (let r = 0; r < rotation; r++) await page.keyboard.press("ArrowUp");
       await page.waitForFunction((r) => document.querySelector("#board").dataset.falling.split(",")[1] === String(r), rotation);
       const now = Number((await page.getAttribute("#board", "data-falling")).split(",")[2]);
@@ -168,6 +178,8 @@ test("a watch at 30 pieces/s draws every piece where arcade tetris play puts it"
     assert.deepEqual(drawn.map((d) => Number(d.pieces)), Array.from({ length: n }, (_, i) => i + 1));
     const placements = drawn.map((d) => { const [rotation, col, row] = d.last.split(",").map(Number); return { rotation, col, row }; });
     assert.deepEqual(placements, cli.placements.slice(0, n));
+    // Why the last piece went there, as the watched AI scored it.
+    assert.match((await readWhy(page)).caption, /^Why el-tetris put the last piece there/);
   });
 });
 

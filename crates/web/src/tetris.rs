@@ -149,7 +149,7 @@ pub struct PlacedView {
     pub tuck: bool,
     /// Centres of the piece along its path from the spawn (tucks only).
     pub route: Vec<(f32, f32)>,
-    /// Why the AI chose it (the ghost only).
+    /// Why the AI chose it (an AI's placements: the ghost, a watched game's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<Why>,
 }
@@ -158,6 +158,8 @@ pub struct PlacedView {
 /// AI weighs, `value × weight`, summing to `score`.
 #[derive(Serialize)]
 pub struct Why {
+    /// The AI's name.
+    pub ai: String,
     pub score: f64,
     pub terms: Vec<Term>,
 }
@@ -170,9 +172,10 @@ pub struct Term {
 }
 
 impl Why {
-    fn of(player: &Player, board: &arcade_tetris::Board, piece: Piece, p: Placement) -> Why {
-        let values = player.describe(board, piece, p);
-        let terms: Vec<Term> = player
+    fn of(ai: &Ai, board: &arcade_tetris::Board, piece: Piece, p: Placement) -> Why {
+        let values = ai.player.describe(board, piece, p);
+        let terms: Vec<Term> = ai
+            .player
             .weights()
             .used()
             .map(|(f, weight)| Term {
@@ -182,9 +185,24 @@ impl Why {
             })
             .collect();
         Why {
+            ai: ai.choice.name.clone(),
             score: terms.iter().map(|t| t.value * t.weight).sum(),
             terms,
         }
+    }
+}
+
+/// An AI's placement as drawn, with why it chose it.
+fn explained(
+    game: &LiveGame,
+    ai: &Ai,
+    board: &arcade_tetris::Board,
+    piece: Piece,
+    placement: Placement,
+) -> PlacedView {
+    PlacedView {
+        why: Some(Why::of(ai, board, piece, placement)),
+        ..placed(game, board, piece, placement)
     }
 }
 
@@ -320,12 +338,9 @@ impl TetrisSession {
         let falling = falling(g);
         let next_cells = next_cells(g);
         let ghost = match (&mut self.ghost, g.falling()) {
-            (Some(ai), Some(f)) if self.mode == Mode::Play => {
-                g.suggest(&mut ai.player).map(|p| PlacedView {
-                    why: Some(Why::of(&ai.player, g.board(), f.piece, p)),
-                    ..placed(g, g.board(), f.piece, p)
-                })
-            }
+            (Some(ai), Some(f)) if self.mode == Mode::Play => g
+                .suggest(&mut ai.player)
+                .map(|p| explained(g, ai, g.board(), f.piece, p)),
             _ => None,
         };
         TetrisState {
@@ -500,7 +515,7 @@ async fn watch(
             if let (Some(p), Some(piece)) = (s.game.ai_step(&mut ai.player), piece) {
                 played += 1;
                 if req.every.is_some_and(|k| s.game.pieces() % k == 0) {
-                    frames.push(frame(&s.game, placed(&s.game, &before, piece, p)));
+                    frames.push(frame(&s.game, explained(&s.game, ai, &before, piece, p)));
                 }
                 last = Some((before, piece, p));
             }
@@ -514,7 +529,7 @@ async fn watch(
             frames.pop();
         }
         Ok(last.map(|(board, piece, p)| Watched {
-            last: placed(&s.game, &board, piece, p),
+            last: explained(&s.game, ai, &board, piece, p),
             played,
             frames,
         }))

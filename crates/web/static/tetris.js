@@ -85,15 +85,18 @@ function show(s) {
   board.dataset.rows = s.rows.join("/");
   board.dataset.falling = s.falling ? `${s.falling.piece},${s.falling.rotation},${s.falling.col}` : "";
   board.dataset.ghost = s.ghost ? `${s.ghost.placement.rotation},${s.ghost.placement.col},${s.ghost.placement.row}` : "";
-  showWhy(s.ghost && s.ghost.why);
+  if (s.ghost) showWhy(s.ghost.why, (ai) => `Why the ghost is there: ${ai}'s score of the field it leaves`);
+  else showWhy(s.last && s.last.why, (ai) => `Why ${ai} put the last piece there: its score of the field it left`);
   if (s.end) say($("#msg"), `Game over: ${s.end.replace("_", " ")} after ${s.pieces} pieces, ${s.lines} lines`, s.end === "topped_out" ? "bad" : "good");
 }
 
-/** The ghost AI's score of the field it leaves, a row per feature it weighs. */
-function showWhy(why) {
+/** An AI's score of the field its placement leaves, a row per feature it
+ *  weighs, under the caption `caption(ai)`. */
+function showWhy(why, caption) {
   $("#why").classList.toggle("hidden", !why);
   if (!why) return;
-  $("#why-ai").textContent = $("#ai").value;
+  $("#why-caption").textContent = caption(why.ai);
+  $("#why").dataset.ai = why.ai;
   const num = (x, digits) => x.toLocaleString("en", { maximumFractionDigits: digits });
   const cell = (tag, text) => { const c = document.createElement(tag); c.textContent = text; return c; };
   const row = (cells, tag, cls) => {

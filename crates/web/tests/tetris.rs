@@ -49,11 +49,10 @@ async fn a_known_key_sequence_clears_a_row() {
     assert_eq!(s["tick"], 6);
 }
 
-/// The ghost's `why` is the AI's score of the field it leaves: its terms
-/// (feature × weight) sum to `score`, and no drop placement of the piece on
-/// the board the answer shows scores more.
-fn why_is_the_best_score(ai: &str, s: &Value) {
-    let why = &s["ghost"]["why"];
+/// A `why` names `ai` and its terms (feature × weight) sum to its score,
+/// which is returned.
+fn terms_add_up(ai: &str, why: &Value) -> f64 {
+    assert_eq!(why["ai"], ai);
     let terms = why["terms"].as_array().unwrap();
     assert!(terms.len() >= 4, "{why}");
     let sum: f64 = terms
@@ -62,6 +61,14 @@ fn why_is_the_best_score(ai: &str, s: &Value) {
         .sum();
     let score = why["score"].as_f64().unwrap();
     assert!((sum - score).abs() < 1e-9, "{why}");
+    score
+}
+
+/// The ghost's `why` is the AI's score of the field it leaves: its terms
+/// (feature × weight) sum to `score`, and no drop placement of the piece on
+/// the board the answer shows scores more.
+fn why_is_the_best_score(ai: &str, s: &Value) {
+    let score = terms_add_up(ai, &s["ghost"]["why"]);
     let mut board = Board::new(10, 20).unwrap();
     for (r, row) in s["rows"].as_array().unwrap().iter().enumerate() {
         for (x, c) in row.as_str().unwrap().chars().enumerate() {
@@ -244,6 +251,7 @@ async fn watch_frames_are_the_boards_piece_by_piece() {
     assert_eq!(numbers, (1..=20).map(|k| 3 * k).collect::<Vec<_>>());
     assert_eq!(s["pieces"], 61);
     for f in frames.iter().chain([&s]) {
+        terms_add_up("el-tetris", &f["last"]["why"]);
         let one = &single[f["pieces"].as_u64().unwrap() as usize - 1];
         for field in ["rows", "lines", "score", "level", "falling", "next", "last"] {
             assert_eq!(f[field], one[field], "{field} after piece {}", f["pieces"]);
