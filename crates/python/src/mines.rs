@@ -85,7 +85,6 @@ impl MinesGame {
         })
     }
 
-    /// What the player sees (all hidden before the first reveal).
     /// The solver's move as an action: a safe cell if one is known, else its
     /// guess; before the first reveal, the rule's usual first click; `None`
     /// once the game is over.
@@ -103,6 +102,7 @@ impl MinesGame {
         next_move(&view, &a, solver).map_err(|e| e.to_string())
     }
 
+    /// What the player sees (all hidden before the first reveal).
     fn view(&self) -> Position {
         match &self.game {
             Some(g) => g.view().clone(),

@@ -426,9 +426,6 @@ impl TetrisVectorCore {
         }
     }
 
-    /// A uniformly random legal placement for every game, as of the last
-    /// observation (0 for a game without one), each drawn from that
-    /// sub-environment's own generator, which `reset(seed)` seeds.
     /// Every game's [`ai_move`] by one AI, 0 for a game that is over (the
     /// next step resets it and ignores its action), chosen on Rust threads
     /// with the GIL released.
@@ -476,6 +473,9 @@ impl TetrisVectorCore {
         PyArray1::from_vec(py, out).reshape([games.len(), actions, FEATURES])
     }
 
+    /// A uniformly random legal placement for every game, as of the last
+    /// observation (0 for a game without one), each drawn from that
+    /// sub-environment's own generator, which `reset(seed)` seeds.
     fn sample_legal<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         let words = legal_words(ROTATIONS * self.config.width);
         let actions = PyArray1::<i64>::zeros(py, self.samplers.len(), false);
