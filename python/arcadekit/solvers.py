@@ -175,9 +175,10 @@ def tetris_features() -> list:
 
 def tetris_weights(ai: str = "bcts") -> np.ndarray:
     """A classic AI's weights (a shipped name or a weights file), ``(12,)
-    float64`` in the order of :func:`tetris_features`: the AI plays the legal
-    action of largest ``env.afterstate_features() @ weights`` (``bcts-expect``
-    also averages over the next piece near the top)."""
+    float64`` in the order of :func:`tetris_features`: the AI plays a legal
+    action of largest ``env.afterstate_features() @ weights`` (ties go to the
+    placement nearer the centre; ``bcts-expect`` also averages over the next
+    piece near the top)."""
     return np.array(_ak.tetris_weights(ai), dtype=np.float64)
 
 

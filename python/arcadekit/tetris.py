@@ -104,7 +104,7 @@ class TetrisEnv(gym.Env):
         (landing height, eroded cells, row and column transitions, holes,
         well sums, hole depth, rows with holes, aggregate and max height,
         bumpiness, rows cleared); zeros for illegal actions. The classic AIs
-        play the legal action of largest ``features @ tetris_weights(ai)``,
+        play a legal action of largest ``features @ tetris_weights(ai)``,
         so a linear value learnt on these (the cross-entropy method, CBMPI)
         plays as they do."""
         return self._core.afterstate_features()
