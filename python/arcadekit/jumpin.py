@@ -139,7 +139,9 @@ class JumpInEnv(gym.Env):
         return self._core.legal_moves()
 
     def solver_action(self) -> Optional[int]:
-        """The first move of a shortest solution from here (arcade's solver)."""
+        """The first move of a shortest solution from here (arcade's solver).
+        While play follows the last solution found, its next move comes
+        without a new search (the rest of a shortest solution is one)."""
         return self._core.solver_action()
 
     @property

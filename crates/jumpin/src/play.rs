@@ -41,6 +41,12 @@ pub struct Hint {
     pub moves_left: Option<usize>,
 }
 
+/// The hint of a position without a solution.
+const NO_HINT: Hint = Hint {
+    next: None,
+    moves_left: None,
+};
+
 /// What the player sees, for display.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JumpinView {
@@ -68,6 +74,50 @@ pub struct JumpinGame {
     state: State,
     history: Vec<(State, PlayMove)>,
     optimal: Option<usize>,
+    /// The last shortest solution found, for [`JumpinGame::hint_along`].
+    plan: Option<Plan>,
+}
+
+/// A shortest solution in the solver's layout (foxes in reading order, as
+/// [`Layout::split`] numbers them): the states it passes through, from its
+/// start to the solved one, and its moves.
+#[derive(Clone, Debug)]
+struct Plan {
+    layout: Layout,
+    states: Vec<State>,
+    moves: Vec<Move>,
+}
+
+impl Plan {
+    /// A shortest solution from `here`, or `None` if it has none.
+    fn search(here: &Position) -> Option<Plan> {
+        let moves = solve(here).solution?;
+        let (layout, mut state) = Layout::split(here);
+        let mut states = vec![state];
+        for &m in &moves {
+            state = layout
+                .apply(state, m)
+                .expect("a solution's moves are legal");
+            states.push(state);
+        }
+        Some(Plan {
+            layout,
+            states,
+            moves,
+        })
+    }
+
+    /// The hint at `state` of this plan's layout, if the plan passes there.
+    fn hint_at(&self, layout: &Layout, state: State) -> Option<Hint> {
+        if *layout != self.layout {
+            return None;
+        }
+        let i = self.states.iter().position(|&s| s == state)?;
+        Some(Hint {
+            next: self.moves.get(i).map(|&m| play_move(layout, state, m)),
+            moves_left: Some(self.moves.len() - i),
+        })
+    }
 }
 
 fn at(c: Cell) -> [u8; 2] {
@@ -79,13 +129,14 @@ impl JumpinGame {
     /// A game from `start`, solved once to know the optimal length.
     pub fn new(start: &Position) -> JumpinGame {
         let (layout, state) = Layout::split(start);
-        let optimal = solve(start).solution.map(|s| s.len());
+        let plan = Plan::search(start);
         JumpinGame {
             layout,
             start: state,
             state,
             history: Vec::new(),
-            optimal,
+            optimal: plan.as_ref().map(|p| p.moves.len()),
+            plan,
         }
     }
 
@@ -172,24 +223,33 @@ impl JumpinGame {
         self.history.clear();
     }
 
-    /// The next move of a shortest solution from here and its length.
+    /// The next move of a shortest solution from here and its length, from
+    /// a fresh search.
     pub fn hint(&self) -> Hint {
         let here = self.position();
-        match solve(&here).solution {
-            Some(moves) => Hint {
-                // The solver numbers the foxes of `here` afresh (in reading
-                // order), so its moves are read in its own layout.
-                next: moves.first().map(|&m| {
-                    let (layout, state) = Layout::split(&here);
-                    play_move(&layout, state, m)
-                }),
-                moves_left: Some(moves.len()),
-            },
-            None => Hint {
-                next: None,
-                moves_left: None,
-            },
+        // The solver numbers the foxes of `here` afresh (in reading order),
+        // so its moves are read in its own layout.
+        let (layout, state) = Layout::split(&here);
+        Plan::search(&here)
+            .and_then(|p| p.hint_at(&layout, state))
+            .unwrap_or(NO_HINT)
+    }
+
+    /// [`JumpinGame::hint`], but while play follows the last solution found,
+    /// its next move without a new search: the rest of a shortest solution
+    /// is a shortest solution. An agent that follows the hints plays one
+    /// solution through for one search (the one [`JumpinGame::new`] made).
+    pub fn hint_along(&mut self) -> Hint {
+        let here = self.position();
+        let (layout, state) = Layout::split(&here);
+        if let Some(hint) = self.plan.as_ref().and_then(|p| p.hint_at(&layout, state)) {
+            return hint;
         }
+        self.plan = Plan::search(&here);
+        self.plan
+            .as_ref()
+            .and_then(|p| p.hint_at(&layout, state))
+            .unwrap_or(NO_HINT)
     }
 
     pub fn view(&self) -> JumpinView {

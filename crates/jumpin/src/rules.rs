@@ -6,7 +6,7 @@ use crate::geometry::{Cell, HOLES, RAYS, bit, cells};
 use crate::position::{Axis, Fox, MAX_FOX_OFFSET, Position};
 
 /// What never moves: the mushrooms and the line each fox lives on.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     mushrooms: u32,
     tracks: Vec<Track>,

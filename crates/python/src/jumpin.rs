@@ -93,12 +93,13 @@ impl JumpinPlay {
     }
 
     /// The first move of a shortest solution from here, as an action
-    /// (`None` once solved or after an illegal move).
-    fn solver_move(&self) -> Option<usize> {
+    /// (`None` once solved or after an illegal move). It searches only when
+    /// play has left the last solution found (`JumpinGame::hint_along`).
+    fn solver_move(&mut self) -> Option<usize> {
         if self.illegal {
             return None;
         }
-        self.game.hint().next.map(|m| action_of(&m))
+        self.game.hint_along().next.map(|m| action_of(&m))
     }
 
     /// Every legal move, each once (a fox under its top or left cell).
@@ -315,7 +316,7 @@ impl JumpinCore {
     }
 
     /// The first move of a shortest solution from here, as an action.
-    fn solver_action(&self, py: Python<'_>) -> Option<usize> {
+    fn solver_action(&mut self, py: Python<'_>) -> Option<usize> {
         py.detach(|| self.play.solver_move())
     }
 
@@ -510,13 +511,13 @@ impl JumpinVectorCore {
     /// Every game's [`JumpinPlay::solver_move`], 0 for a game that ended
     /// (the next step resets it and ignores its action), on Rust threads
     /// with the GIL released.
-    fn solver_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        let games = &self.slots.slots;
+    fn solver_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let games = &mut self.slots.slots;
         let actions: Vec<i64> = py.detach(|| {
             games
-                .par_iter()
+                .par_iter_mut()
                 .map(|s| {
-                    let g = &s.game;
+                    let g = &mut s.game;
                     let ended = g.play.over() || g.moves >= g.max_moves;
                     let next = if ended { None } else { g.play.solver_move() };
                     next.map_or(0, |a| a as i64)

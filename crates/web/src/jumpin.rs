@@ -254,7 +254,7 @@ async fn hint(
     ApiJson(_): ApiJson<Empty>,
 ) -> ApiResult<JumpinState> {
     act(&app, id, |g, out| {
-        out.hint = Some(g.hint());
+        out.hint = Some(g.hint_along());
         Ok(())
     })
     .await
@@ -267,10 +267,10 @@ async fn step(
     ApiJson(_): ApiJson<Empty>,
 ) -> ApiResult<JumpinState> {
     act(&app, id, |g, out| {
-        if let Some(next) = g.hint().next {
+        if let Some(next) = g.hint_along().next {
             out.played = Some(g.play(next.step.from, next.target).map_err(ApiError::bad)?);
         }
-        out.hint = Some(g.hint());
+        out.hint = Some(g.hint_along());
         Ok(())
     })
     .await
