@@ -141,7 +141,10 @@ class JumpInEnv(gym.Env):
     def solver_action(self) -> Optional[int]:
         """The first move of a shortest solution from here (arcade's solver).
         While play follows the last solution found, its next move comes
-        without a new search (the rest of a shortest solution is one)."""
+        without a new search (the rest of a shortest solution is one), so
+        where several shortest solutions exist the move depends on which one
+        was found last (a deep copy keeps it; an unpickled copy searches
+        afresh)."""
         return self._core.solver_action()
 
     @property
