@@ -299,9 +299,10 @@ pub struct TetrisVectorCore {
 /// Afterstate features an action: `Feature::ALL`.
 const FEATURES: usize = arcade_tetris::features::COUNT;
 
-/// Fewest games per rayon task of `ai_actions`: a choice is a few
-/// microseconds, so a task of 8 outweighs handing it over.
-const AI_CHUNK: usize = 8;
+/// Fewest games per rayon task of `ai_actions` and `afterstate_features`: a
+/// game's choice or features take a few microseconds, so a task of 8
+/// outweighs handing it over.
+const GAMES_PER_TASK: usize = 8;
 
 /// Words of legal-placement bits per game for `actions` actions.
 fn legal_words(actions: usize) -> usize {
@@ -441,7 +442,7 @@ impl TetrisVectorCore {
         let actions: Vec<i64> = py.detach(|| {
             games
                 .par_iter()
-                .with_min_len(AI_CHUNK)
+                .with_min_len(GAMES_PER_TASK)
                 .map_init(
                     || player.clone(),
                     |player, s| {
@@ -463,7 +464,7 @@ impl TetrisVectorCore {
         py.detach(|| {
             out.par_chunks_mut(actions * FEATURES)
                 .zip(games.par_iter())
-                .with_min_len(AI_CHUNK)
+                .with_min_len(GAMES_PER_TASK)
                 .for_each(|(out, s)| {
                     if !s.game.illegal {
                         s.game.env.afterstate_features(out);
