@@ -119,11 +119,20 @@ class TilesEnv(gym.Env):
         obs, info = self._out(illegal)
         return obs, reward, terminated, False, info
 
-    def solver_action(self, seconds: float = 5.0) -> Optional[int]:
-        """The next click of a winning line from here (arcade's exact solver,
-        within ``seconds``), or ``None`` when the position is lost or the
-        search ran out of time."""
-        return self._core.solver_action(seconds)
+    def solver_action(self, seconds: Optional[float] = None, nodes: Optional[int] = None) -> Optional[int]:
+        """The next click of a winning line from here (arcade's exact solver),
+        or ``None`` when the position is lost or the search ran out. The
+        search stops after ``seconds`` or ``nodes`` positions, whichever comes
+        first (5 seconds when neither is given); ``nodes`` alone gives the
+        same answer on any machine. Along the line it found, later calls
+        answer at once."""
+        return self._core.solver_action(seconds, nodes)
+
+    def greedy_action(self) -> Optional[int]:
+        """The greedy player's next click (the rule ``arcade tiles bench``
+        measures: work toward the type that needs the fewest clicks for a
+        triple), or ``None`` once the game is over."""
+        return self._core.greedy_action()
 
     @property
     def intended(self) -> list:

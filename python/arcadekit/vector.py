@@ -256,6 +256,15 @@ class TilesVectorEnv(_RustVectorEnv):
                                    reward == "win")
         self._setup(single, core, num_envs, render_mode)
 
+    def solver_actions(self, nodes: int = 100_000, fallback: Optional[str] = "greedy") -> np.ndarray:
+        """Every game's :meth:`TilesEnv.solver_action` with a budget of
+        ``nodes`` positions (the same answers on any machine), on Rust threads.
+        Where the solver knows no winning click (the position is lost, or
+        undecided within the budget), the greedy player's click
+        (:meth:`TilesEnv.greedy_action`), or -1 with ``fallback=None``; 0 for
+        a game that ended (its autoreset ignores it)."""
+        return self._core.solver_actions(nodes, fallback)
+
     def _obs(self):
         kind, covered, tray, mask, cleared, illegal = self._core.observe()
         self._geometry = self._core.geometry()

@@ -1,6 +1,6 @@
 """Steps per second of the vector environments stepped by their experts
-(Tetris's BCTS, the Minesweeper and Jump In' solvers, Flappy Bird's
-perfect-play oracle), chosen for every game on Rust threads, against
+(Tetris's BCTS, the Minesweeper, Sheep a Sheep and Jump In' solvers, Flappy
+Bird's perfect-play oracle), chosen for every game on Rust threads, against
 Gymnasium's ``SyncVectorEnv`` of the same single environments asking each
 game's expert in a Python loop, side by side in one run (the same number of
 games).
@@ -27,11 +27,23 @@ def each(method, *args):
     return pick
 
 
+def tiles_each(sync):
+    """Each Sheep a Sheep game's solver click within 100,000 positions, else
+    its greedy click: what ``TilesVectorEnv.solver_actions()`` answers."""
+    def pick(env):
+        move = env.solver_action(nodes=100_000)
+        move = env.greedy_action() if move is None else move
+        return 0 if move is None else move
+    return np.array([pick(e.unwrapped) for e in sync.envs], dtype=np.int64)
+
+
 CASES = [
     ("Tetris-v0 10×20, BCTS", lambda n: ak.TetrisVectorEnv(n), lambda env: env.ai_actions("bcts"),
      "arcadekit/Tetris-v0", {}, each("ai_action", "bcts")),
     ("Minesweeper-v0 expert, the solver", lambda n: ak.MinesweeperVectorEnv(n, level="expert"),
      lambda env: env.solver_actions(), "arcadekit/Minesweeper-v0", {"level": "expert"}, each("solver_action")),
+    ("Tiles-v0 generated, the solver", lambda n: ak.TilesVectorEnv(n), lambda env: env.solver_actions(),
+     "arcadekit/Tiles-v0", {}, tiles_each),
     ("JumpIn-v0 official, the solver", lambda n: ak.JumpInVectorEnv(n), lambda env: env.solver_actions(),
      "arcadekit/JumpIn-v0", {}, each("solver_action")),
     ("Flappy-v0, the oracle", lambda n: ak.FlappyVectorEnv(n), lambda env: env.oracle_actions(),

@@ -117,6 +117,34 @@ def test_tiles_plays_the_cli_level(arcade, tmp_path, seed):
     assert total == (cli["taken"] - len(cli["tray"])) // 3
 
 
+def test_tiles_observation_is_the_naive_count_from_the_geometry():
+    # A tile is covered by every tile still on the board, on a higher layer,
+    # whose rectangle overlaps its own; the kept board must agree at every
+    # click of random games, won and lost.
+    env = arcadekit.TilesEnv(**SMALL, difficulty=0.8)
+    rng = np.random.default_rng(2)
+    checked, endings = 0, set()
+    for episode in range(24):
+        obs, info = env.reset(seed=episode)
+        layer, x, y, w, h = env.unwrapped._core.geometry().T
+        over = ((layer[:, None] > layer[None, :]) & (x[:, None] < x[None, :] + w[None, :])
+                & (x[None, :] < x[:, None] + w[:, None]) & (y[:, None] < y[None, :] + h[None, :])
+                & (y[None, :] < y[:, None] + h[:, None]))  # over[j, i]: j covers i
+        terminated = False
+        while not terminated:
+            on_board = obs["kind"] > 0
+            naive = np.where(on_board, (over & on_board[:, None]).sum(axis=0), 0)
+            np.testing.assert_array_equal(obs["covered"], naive)
+            np.testing.assert_array_equal(info["action_mask"], (on_board & (naive == 0)).astype(np.int8))
+            checked += 1
+            tile = env.intended[info["clicks"]] if rng.random() < 0.7 else rng.choice(np.flatnonzero(info["action_mask"]))
+            if info["action_mask"][tile] == 0:
+                tile = rng.choice(np.flatnonzero(info["action_mask"]))
+            obs, _, terminated, _, info = env.step(int(tile))
+        endings.add(info["status"])
+    assert checked >= 350 and endings == {"won", "lost"}, (checked, endings)
+
+
 def test_tiles_solver_action_wins_the_captured_level():
     env = arcadekit.TilesEnv(level="capture")
     _, info = env.reset(seed=0)

@@ -527,6 +527,67 @@ def test_expert_actions_refuse_an_unknown_ai_or_strength():
         MAKERS["mines"](2).solver_actions("strongest")
 
 
+def test_tiles_solver_actions_are_the_single_envs_with_the_greedy_fallback():
+    # Game 1 of 3 follows the solver (1,000 positions a click, so some
+    # positions stay undecided) but clicks at random one step in four, so it
+    # loses positions and resets; its action must be the single env's solver
+    # click, else its greedy click, and -1 without a fallback.
+    make = dict(layers=14, difficulty=0.8)
+    env, single = ak.TilesVectorEnv(3, **make), ak.TilesEnv(**make)
+    rng = np.random.default_rng(1)
+    counts = {"compared": 0, "fallback": 0, "off_expert": 0}
+
+    def act(t, info, ended):
+        actions, bare = env.solver_actions(1000), env.solver_actions(1000, fallback=None)
+        assert actions.shape == (3,) and actions.dtype == np.int64
+        np.testing.assert_array_equal(actions[bare >= 0], bare[bare >= 0])
+        if ended:
+            assert actions[1] == bare[1] == 0
+            return actions
+        solver = single.solver_action(nodes=1000)
+        assert bare[1] == (-1 if solver is None else solver)
+        assert actions[1] == (single.greedy_action() if solver is None else solver)
+        assert info["action_mask"][1][actions[1]] == 1
+        counts["compared"] += 1
+        counts["fallback"] += solver is None
+        if rng.random() < 0.25:
+            actions[1] = rng.choice(np.flatnonzero(info["action_mask"][1]))
+            counts["off_expert"] += 1
+        return actions
+
+    episodes, _ = _follow(env, single, 4, 300, act)
+    assert counts["compared"] >= 250 and counts["fallback"] >= 20 and counts["off_expert"] >= 40, counts
+    assert episodes >= 3, episodes
+
+
+def test_tiles_solver_actions_win_generated_levels():
+    # Generated levels are solvable by construction, and the solver's clicks
+    # win every one of them.
+    env = ak.TilesVectorEnv(4, layers=14)
+    env.reset(seed=2)
+    results = []
+    while len(results) < 12:
+        _, _, term, _, info = env.step(env.solver_actions())
+        results += [info["cleared"][i] for i in np.flatnonzero(term)]
+    # A won level has cleared all its tiles, three at a time.
+    assert results == [env.single_observation_space["kind"].shape[0] // 3] * len(results), results
+
+
+def test_tiles_solver_budgets_are_checked():
+    env = ak.TilesVectorEnv(2)
+    for bad in (0, -5):
+        with pytest.raises(ValueError, match=f"^nodes must be a positive number, not {bad}$"):
+            env.solver_actions(bad)
+    with pytest.raises(ValueError, match='^unknown fallback "random"'):
+        env.solver_actions(fallback="random")
+    single = ak.TilesEnv()
+    single.reset(seed=0)
+    with pytest.raises(ValueError, match="^seconds must be a positive number$"):
+        single.solver_action(seconds=float("nan"))
+    with pytest.raises(ValueError, match="^nodes must be a positive number, not 0$"):
+        single.solver_action(nodes=0)
+
+
 def test_tetris_afterstate_features_are_the_single_envs_through_autoresets():
     env, single = MAKERS["tetris"](3), SINGLE["tetris"]()
     compared = 0

@@ -16,7 +16,6 @@ use arcade_jumpin::play::{JumpinGame, PlayMove};
 use arcade_jumpin::{Axis, Fox, Piece, Position, parse_board, parse_code};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
-use rayon::prelude::*;
 
 /// A cell as Python sees it, `(x, y)`.
 type Cell2 = (u8, u8);
@@ -512,19 +511,11 @@ impl JumpinVectorCore {
     /// (the next step resets it and ignores its action), on Rust threads
     /// with the GIL released.
     fn solver_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        let games = &mut self.slots.slots;
-        let actions: Vec<i64> = py.detach(|| {
-            games
-                .par_iter_mut()
-                .map(|s| {
-                    let g = &mut s.game;
-                    let ended = g.play.over() || g.moves >= g.max_moves;
-                    let next = if ended { None } else { g.play.solver_move() };
-                    next.map_or(0, |a| a as i64)
-                })
-                .collect()
-        });
-        PyArray1::from_vec(py, actions)
+        self.slots.choose_each(py, |g| {
+            let ended = g.play.over() || g.moves >= g.max_moves;
+            let next = if ended { None } else { g.play.solver_move() };
+            next.map_or(0, |a| a as i64)
+        })
     }
 
     /// Every game's planes and mask ([`JumpinCore::observe`]'s, stacked),

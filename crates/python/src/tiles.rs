@@ -191,8 +191,7 @@ impl TilesPlay {
             .ok_or_else(|| format!("action {action} is out of range (0..{n})"))?;
         match self.game.click(tile) {
             Ok(status) => {
-                let view_tray = self.game.view().tray.len();
-                let cleared = (self.game.clicks().len() - view_tray) / 3;
+                let cleared = (self.game.clicks().len() - self.game.tray().len()) / 3;
                 let reward = cleared - self.cleared;
                 self.cleared = cleared;
                 Ok((reward, status != TilesStatus::Playing, false))
@@ -220,25 +219,43 @@ impl TilesPlay {
     /// and the clickable tiles, into slices of the level's sizes.
     fn write_obs(&self, kind: &mut [i32], covered: &mut [i32], tray: &mut [i32], mask: &mut [i8]) {
         let level = self.game.level();
-        let view = self.game.view();
-        kind.fill(0);
-        mask.fill(0);
+        let board = self.game.position();
         let playing = self.playing();
-        for t in &view.tiles {
-            kind[t.id] = level.kind(t.id) as i32 + 1;
-            mask[t.id] = i8::from(playing && t.free);
-        }
-        for (i, c) in covered.iter_mut().enumerate() {
-            let on_board = |&j: &u32| kind[j as usize] != 0;
-            *c = match kind[i] {
-                0 => 0,
-                _ => level.covered_by(i).iter().filter(|j| on_board(j)).count() as i32,
+        for i in 0..level.len() {
+            let on_board = !board.gone().contains(i);
+            kind[i] = if on_board {
+                level.kind(i) as i32 + 1
+            } else {
+                0
             };
+            covered[i] = if on_board {
+                board.blockers(i) as i32
+            } else {
+                0
+            };
+            mask[i] = i8::from(playing && board.free().contains(i));
         }
         tray.fill(0);
-        for (slot, label) in tray.iter_mut().zip(&view.tray) {
+        for (slot, label) in tray.iter_mut().zip(self.game.tray()) {
             *slot = self.dense[label] as i32 + 1;
         }
+    }
+
+    /// The exact solver's next click of a winning line within `limits`;
+    /// `None` when the game is over or the position is lost or undecided.
+    fn solver_move(&mut self, limits: &Limits) -> Option<usize> {
+        if self.illegal {
+            return None;
+        }
+        self.game.verdict(limits).hint
+    }
+
+    /// The greedy player's next click; `None` when the game is over.
+    fn greedy_move(&self) -> Option<usize> {
+        if self.illegal {
+            return None;
+        }
+        self.game.greedy_hint()
     }
 
     /// Each tile's `(layer, x, y, w, h)`, five values a tile.
@@ -389,18 +406,26 @@ impl TilesCore {
     fn geometry_bounds(&self) -> ([i32; 5], [i32; 5]) {
         self.source.geometry_bounds()
     }
-    /// The next click of a winning line (the exact solver, within `seconds`),
-    /// or `None` when the position is lost, over, or the search ran out.
-    #[pyo3(signature = (seconds=5.0))]
-    fn solver_action(&mut self, py: Python<'_>, seconds: f64) -> PyResult<Option<usize>> {
-        if !(seconds.is_finite() && seconds > 0.0) {
-            return Err(value_error("seconds must be a positive number"));
-        }
-        if self.play.illegal {
-            return Ok(None);
-        }
-        let game = &mut self.play.game;
-        Ok(py.detach(|| game.verdict(&Limits::seconds(seconds)).hint))
+    /// The next click of a winning line (the exact solver, within `seconds`
+    /// of wall time and `nodes` positions, 5 s when neither is given; a node
+    /// budget alone gives the same answer on any machine), or `None` when the
+    /// position is lost, over, or the search ran out.
+    #[pyo3(signature = (seconds=None, nodes=None))]
+    fn solver_action(
+        &mut self,
+        py: Python<'_>,
+        seconds: Option<f64>,
+        nodes: Option<i64>,
+    ) -> PyResult<Option<usize>> {
+        let limits = solver_limits(seconds, nodes)?;
+        let play = &mut self.play;
+        Ok(py.detach(|| play.solver_move(&limits)))
+    }
+
+    /// The greedy player's next click (`arcade tiles bench`'s greedy), or
+    /// `None` once the game is over.
+    fn greedy_action(&self) -> Option<usize> {
+        self.play.greedy_move()
     }
 
     /// The current level in arcade's JSON format (for `tiles_solve`, or
@@ -408,6 +433,33 @@ impl TilesCore {
     fn level_json(&self) -> String {
         arcade_tiles::format::to_json(self.play.game.level(), &serde_json::Value::Null)
     }
+}
+
+/// The exact solver's budget from Python's `seconds` and `nodes` (5 s when
+/// neither is given).
+fn solver_limits(seconds: Option<f64>, nodes: Option<i64>) -> PyResult<Limits> {
+    let mut limits = match seconds {
+        Some(s) if !(s.is_finite() && s > 0.0) => {
+            return Err(value_error("seconds must be a positive number"));
+        }
+        Some(s) => Limits::seconds(s),
+        None if nodes.is_some() => Limits {
+            time: None,
+            ..Limits::default()
+        },
+        None => Limits::seconds(5.0),
+    };
+    if let Some(n) = nodes {
+        limits.nodes = Some(positive_nodes(n)?);
+    }
+    Ok(limits)
+}
+
+fn positive_nodes(nodes: i64) -> PyResult<u64> {
+    u64::try_from(nodes)
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| value_error(format!("nodes must be a positive number, not {nodes}")))
 }
 
 /// Most tiles the games of one vector environment hold together: a game of
@@ -553,6 +605,42 @@ impl TilesVectorCore {
             PyArray1::from_vec(py, cleared),
             PyArray1::from_vec(py, illegal),
         ))
+    }
+
+    /// Every game's [`TilesCore::solver_action`] within `nodes` positions,
+    /// on Rust threads with the GIL released. Where the solver knows no
+    /// winning click (the position is lost or undecided), the greedy
+    /// player's click, or −1 with `fallback=None`; 0 for a game that ended
+    /// (the next step resets it and ignores its action).
+    #[pyo3(signature = (nodes=100_000, fallback=Some("greedy")))]
+    fn solver_actions<'py>(
+        &mut self,
+        py: Python<'py>,
+        nodes: i64,
+        fallback: Option<&str>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let limits = Limits::nodes(positive_nodes(nodes)?);
+        let greedy = match fallback {
+            Some("greedy") => true,
+            None => false,
+            Some(other) => {
+                return Err(value_error(format!(
+                    "unknown fallback {other:?} (expected \"greedy\" or None)"
+                )));
+            }
+        };
+        Ok(self.slots.choose_each(py, |g| {
+            if !g.playing() {
+                return 0;
+            }
+            let click = g.solver_move(&limits);
+            let click = if greedy {
+                click.or_else(|| g.greedy_move())
+            } else {
+                click
+            };
+            click.map_or(-1, |t| t as i64)
+        }))
     }
 
     /// Every game's tiles as `(layer, x, y, w, h)`: (N, tiles, 5). A

@@ -261,6 +261,20 @@ impl<G: Game> Slots<G> {
             PyArray1::from_vec(py, out.truncated),
         ))
     }
+
+    /// `choose`'s action for every game, on rayon threads with the GIL
+    /// released: for experts that keep what they found between calls (a
+    /// solution that play follows), hence `&mut`.
+    pub fn choose_each<'py>(
+        &mut self,
+        py: Python<'py>,
+        choose: impl Fn(&mut G) -> i64 + Sync + Send,
+    ) -> Bound<'py, PyArray1<i64>> {
+        let games = &mut self.slots;
+        let actions: Vec<i64> =
+            py.detach(|| games.par_iter_mut().map(|s| choose(&mut s.game)).collect());
+        PyArray1::from_vec(py, actions)
+    }
 }
 
 /// The error for a step given `got` actions for `games` games.

@@ -23,6 +23,13 @@ pub enum Click {
 #[derive(Clone, Debug)]
 pub struct Board<'a> {
     level: &'a Level,
+    pos: Position,
+}
+
+/// A [`Board`] without its level: what a holder of the level keeps between
+/// clicks ([`Board::into_position`], [`Board::at`]) instead of replaying them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
     gone: Bits,
     free: Bits,
     /// Coverers of each tile still on the board.
@@ -33,6 +40,29 @@ pub struct Board<'a> {
     tray_len: usize,
     left: Vec<u32>,
     remaining: usize,
+}
+
+impl Position {
+    /// True when the board is empty ([`Board::is_won`]).
+    pub fn is_won(&self) -> bool {
+        self.remaining == 0
+    }
+
+    /// Tiles taken so far ([`Board::gone`]).
+    pub fn gone(&self) -> &Bits {
+        &self.gone
+    }
+
+    /// Tiles that can be clicked now ([`Board::free`]).
+    pub fn free(&self) -> &Bits {
+        &self.free
+    }
+
+    /// Tiles still on the board that cover tile `i`.
+    #[inline]
+    pub fn blockers(&self, i: usize) -> u32 {
+        self.blockers[i]
+    }
 }
 
 impl<'a> Board<'a> {
@@ -47,8 +77,7 @@ impl<'a> Board<'a> {
             }
         }
         let left = level.kind_counts().into_iter().map(|c| c as u32).collect();
-        Board {
-            level,
+        let pos = Position {
             gone: Bits::new(n),
             free,
             blockers,
@@ -57,7 +86,23 @@ impl<'a> Board<'a> {
             tray_len: 0,
             left,
             remaining: n,
-        }
+        };
+        Board { level, pos }
+    }
+
+    /// The board of `level` at `pos`, a position of the same level.
+    pub fn at(level: &'a Level, pos: Position) -> Board<'a> {
+        debug_assert_eq!(
+            pos.blockers.len(),
+            level.len(),
+            "a position of another level"
+        );
+        Board { level, pos }
+    }
+
+    /// The position alone, to keep beside the level.
+    pub fn into_position(self) -> Position {
+        self.pos
     }
 
     pub fn level(&self) -> &'a Level {
@@ -66,62 +111,62 @@ impl<'a> Board<'a> {
 
     /// Tiles taken so far (in the tray or vanished).
     pub fn gone(&self) -> &Bits {
-        &self.gone
+        &self.pos.gone
     }
 
     /// Tiles that can be clicked now.
     pub fn free(&self) -> &Bits {
-        &self.free
+        &self.pos.free
     }
 
     #[inline]
     pub fn is_free(&self, i: usize) -> bool {
-        self.free.contains(i)
+        self.pos.free.contains(i)
     }
 
     /// Tiles still on the board that tile `i` covers.
     #[inline]
     pub fn beneath(&self, i: usize) -> u32 {
-        self.beneath[i]
+        self.pos.beneath[i]
     }
 
     /// Tiles of dense type `k` in the tray (0, 1 or 2).
     #[inline]
     pub fn tray(&self, k: usize) -> usize {
-        usize::from(self.tray[k])
+        usize::from(self.pos.tray[k])
     }
 
     /// Tiles in the tray.
     #[inline]
     pub fn tray_len(&self) -> usize {
-        self.tray_len
+        self.pos.tray_len
     }
 
     /// Tiles of dense type `k` still on the board.
     #[inline]
     pub fn left(&self, k: usize) -> usize {
-        self.left[k] as usize
+        self.pos.left[k] as usize
     }
 
     /// Tiles still on the board.
     #[inline]
     pub fn remaining(&self) -> usize {
-        self.remaining
+        self.pos.remaining
     }
 
     /// True when the board is empty (the tray then is too, if the tile
     /// counts are multiples of 3).
     pub fn is_won(&self) -> bool {
-        self.remaining == 0
+        self.pos.remaining == 0
     }
 
     /// What clicking free tile `i` would do, without doing it.
     #[inline]
     pub fn click_result(&self, i: usize) -> Click {
         let k = self.level.kind(i);
-        if self.tray[k] == 2 {
+        if self.pos.tray[k] == 2 {
             Click::Matched
-        } else if self.tray_len + 1 >= self.level.capacity() {
+        } else if self.pos.tray_len + 1 >= self.level.capacity() {
             Click::Overflow
         } else {
             Click::Kept
@@ -136,29 +181,29 @@ impl<'a> Board<'a> {
     pub fn take(&mut self, i: usize) -> Click {
         debug_assert!(self.is_free(i), "tile {i} is not free");
         let level = self.level;
-        self.gone.insert(i);
-        self.free.remove(i);
-        self.remaining -= 1;
+        self.pos.gone.insert(i);
+        self.pos.free.remove(i);
+        self.pos.remaining -= 1;
         for &b in level.covers(i) {
             let b = b as usize;
-            self.blockers[b] -= 1;
-            if self.blockers[b] == 0 {
-                self.free.insert(b);
+            self.pos.blockers[b] -= 1;
+            if self.pos.blockers[b] == 0 {
+                self.pos.free.insert(b);
             }
         }
         for &c in level.covered_by(i) {
-            self.beneath[c as usize] -= 1;
+            self.pos.beneath[c as usize] -= 1;
         }
         let k = level.kind(i);
-        self.left[k] -= 1;
-        if self.tray[k] == 2 {
-            self.tray[k] = 0;
-            self.tray_len -= 2;
+        self.pos.left[k] -= 1;
+        if self.pos.tray[k] == 2 {
+            self.pos.tray[k] = 0;
+            self.pos.tray_len -= 2;
             Click::Matched
         } else {
-            self.tray[k] += 1;
-            self.tray_len += 1;
-            if self.tray_len >= level.capacity() {
+            self.pos.tray[k] += 1;
+            self.pos.tray_len += 1;
+            if self.pos.tray_len >= level.capacity() {
                 Click::Overflow
             } else {
                 Click::Kept
@@ -169,35 +214,35 @@ impl<'a> Board<'a> {
     /// Takes back the click of tile `i`, which must be the last one made.
     pub fn undo(&mut self, i: usize) {
         let level = self.level;
-        debug_assert!(self.gone.contains(i));
+        debug_assert!(self.pos.gone.contains(i));
         let k = level.kind(i);
-        self.left[k] += 1;
-        if self.tray[k] == 0 {
-            self.tray[k] = 2;
-            self.tray_len += 2;
+        self.pos.left[k] += 1;
+        if self.pos.tray[k] == 0 {
+            self.pos.tray[k] = 2;
+            self.pos.tray_len += 2;
         } else {
-            self.tray[k] -= 1;
-            self.tray_len -= 1;
+            self.pos.tray[k] -= 1;
+            self.pos.tray_len -= 1;
         }
         for &c in level.covered_by(i) {
-            self.beneath[c as usize] += 1;
+            self.pos.beneath[c as usize] += 1;
         }
         for &b in level.covers(i) {
             let b = b as usize;
-            if self.blockers[b] == 0 {
-                self.free.remove(b);
+            if self.pos.blockers[b] == 0 {
+                self.pos.free.remove(b);
             }
-            self.blockers[b] += 1;
+            self.pos.blockers[b] += 1;
         }
-        self.remaining += 1;
-        self.free.insert(i);
-        self.gone.remove(i);
+        self.pos.remaining += 1;
+        self.pos.free.insert(i);
+        self.pos.gone.remove(i);
     }
 
     /// Clicks needed to take tile `i`: itself and everything still above it.
     #[inline]
     pub fn dig_cost(&self, i: usize) -> usize {
-        1 + self.level.above(i).count_without(&self.gone)
+        1 + self.level.above(i).count_without(&self.pos.gone)
     }
 }
 

@@ -4,9 +4,10 @@
 //! The web arena and the Python environment hold a [`TilesGame`] per session.
 
 use crate::bitset::Bits;
-use crate::board::{Board, Click};
+use crate::board::{Board, Click, Position};
 use crate::check::{Ending, replay};
 use crate::exact::{Limit, Limits, Proof, Verdict, solve_from};
+use crate::greedy::Greedy;
 use crate::level::Level;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -110,6 +111,13 @@ pub struct TilesVerdict {
 pub struct TilesGame {
     level: Level,
     clicks: Vec<usize>,
+    /// The board after the clicks, kept so that looking at it or clicking
+    /// costs no replay of the game.
+    position: Position,
+    /// The last click filled the tray (the game is lost).
+    overflowed: bool,
+    /// The tray's kinds in the game's order.
+    tray: Vec<u32>,
     /// What the solver established about recent positions, as
     /// `(clicks made, fact)`, oldest first, at most [`MEMORY`] entries. A
     /// verdict found there needs no search: after undo, after a click on
@@ -137,8 +145,11 @@ enum Known {
 impl TilesGame {
     pub fn new(level: Level) -> TilesGame {
         TilesGame {
+            position: Board::new(&level).into_position(),
             level,
             clicks: Vec::new(),
+            overflowed: false,
+            tray: Vec::new(),
             known: Vec::new(),
         }
     }
@@ -164,25 +175,34 @@ impl TilesGame {
         &self.clicks
     }
 
-    /// The board after the clicks, and the last click's result.
-    fn board(&self) -> (Board<'_>, Option<Click>) {
-        let mut board = Board::new(&self.level);
-        let mut last = None;
-        for &c in &self.clicks {
-            last = Some(board.take(c));
-        }
-        (board, last)
+    /// The tray's kinds (level labels) in the game's order.
+    pub fn tray(&self) -> &[u32] {
+        &self.tray
+    }
+
+    /// The board after the clicks: which tiles are gone, free, covered.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The board after the clicks (a copy of the kept position).
+    fn board(&self) -> Board<'_> {
+        Board::at(&self.level, self.position.clone())
     }
 
     pub fn status(&self) -> TilesStatus {
-        let (board, last) = self.board();
-        status_of(&board, last)
+        if self.overflowed {
+            TilesStatus::Lost
+        } else if self.position.is_won() {
+            TilesStatus::Won
+        } else {
+            TilesStatus::Playing
+        }
     }
 
     /// Clicks tile `tile`, which must be free.
     pub fn click(&mut self, tile: usize) -> Result<TilesStatus, PlayError> {
-        let (board, last) = self.board();
-        if status_of(&board, last) != TilesStatus::Playing {
+        if self.status() != TilesStatus::Playing {
             return Err(PlayError::Over);
         }
         if tile >= self.level.len() {
@@ -191,12 +211,16 @@ impl TilesGame {
                 tiles: self.level.len(),
             });
         }
+        let mut board = Board::at(&self.level, self.position.clone());
         if board.gone().contains(tile) {
             return Err(PlayError::Gone(tile));
         }
         if !board.is_free(tile) {
             return Err(PlayError::Covered(tile));
         }
+        self.overflowed = board.take(tile) == Click::Overflow;
+        self.position = board.into_position();
+        put_in_tray(&mut self.tray, self.level.tiles()[tile].kind);
         let before = self.known_here().cloned();
         self.clicks.push(tile);
         let after = match before {
@@ -216,10 +240,21 @@ impl TilesGame {
 
     /// Takes back the last click (a lost game too); `false` at the start.
     pub fn undo(&mut self) -> bool {
-        let undone = self.clicks.pop().is_some();
+        let Some(tile) = self.clicks.pop() else {
+            return false;
+        };
+        let mut board = self.board();
+        board.undo(tile);
+        self.position = board.into_position();
+        // No click follows one that filled the tray.
+        self.overflowed = false;
+        self.tray.clear();
+        for &c in &self.clicks {
+            put_in_tray(&mut self.tray, self.level.tiles()[c].kind);
+        }
         let made = self.clicks.len();
         self.known.retain(|(at, _)| *at <= made);
-        undone
+        true
     }
 
     /// The remembered fact about the current position, if any.
@@ -249,10 +284,10 @@ impl TilesGame {
             .copied()
             .filter(|&t| usize::from(t) != tile)
             .collect();
-        let (mut board, last) = self.board();
-        if last == Some(Click::Overflow) {
+        if self.overflowed {
             return None;
         }
+        let mut board = self.board();
         for t in rest.iter().rev().map(|&t| usize::from(t)) {
             if !board.is_free(t) || board.take(t) == Click::Overflow {
                 return None;
@@ -319,9 +354,20 @@ impl TilesGame {
         v
     }
 
+    /// The greedy player's next click ([`Greedy::choose`]): a move for
+    /// positions the solver could not decide or proved lost. `None` once the
+    /// game is over.
+    pub fn greedy_hint(&self) -> Option<usize> {
+        if self.status() != TilesStatus::Playing {
+            return None;
+        }
+        let board = self.board();
+        Greedy::new(&self.level).choose(&board)
+    }
+
     /// The board's state, to diff against later ([`TilesGame::change_since`]).
     pub fn snapshot(&self) -> Snapshot {
-        let (board, _) = self.board();
+        let board = self.board();
         Snapshot {
             gone: board.gone().clone(),
             free: board.free().clone(),
@@ -330,7 +376,7 @@ impl TilesGame {
 
     /// What changed on the board since `before` (a snapshot of this game).
     pub fn change_since(&self, before: &Snapshot) -> TilesChange {
-        let (board, last) = self.board();
+        let board = self.board();
         let (mut gone, mut back, mut free) = (Vec::new(), Vec::new(), Vec::new());
         for i in 0..self.level.len() {
             let (was_gone, is_gone) = (before.gone.contains(i), board.gone().contains(i));
@@ -346,9 +392,9 @@ impl TilesGame {
             gone,
             back,
             free,
-            tray: self.tray(),
+            tray: self.tray.clone(),
             clicks: self.clicks.len(),
-            status: status_of(&board, last),
+            status: self.status(),
         }
     }
 
@@ -367,7 +413,7 @@ impl TilesGame {
     }
 
     pub fn view(&self) -> TilesView {
-        let (board, last) = self.board();
+        let board = self.board();
         let mut tiles: Vec<TileView> = (0..self.level.len())
             .filter(|&i| !board.gone().contains(i))
             .map(|i| self.tile_view(i, board.is_free(i)))
@@ -375,40 +421,25 @@ impl TilesGame {
         tiles.sort_by_key(|t| (t.layer, t.id));
         TilesView {
             tiles,
-            tray: self.tray(),
+            tray: self.tray.clone(),
             capacity: self.level.capacity(),
             total: self.level.len(),
             clicks: self.clicks.len(),
-            status: status_of(&board, last),
+            status: self.status(),
         }
-    }
-
-    /// The tray as the game shows it: a tile joins the last of its kind, and
-    /// three of a kind vanish.
-    fn tray(&self) -> Vec<u32> {
-        let mut tray: Vec<u32> = Vec::new();
-        for &c in &self.clicks {
-            let kind = self.level.tiles()[c].kind;
-            let at = tray
-                .iter()
-                .rposition(|&k| k == kind)
-                .map_or(tray.len(), |p| p + 1);
-            tray.insert(at, kind);
-            if tray.iter().filter(|&&k| k == kind).count() == 3 {
-                tray.retain(|&k| k != kind);
-            }
-        }
-        tray
     }
 }
 
-fn status_of(board: &Board<'_>, last: Option<Click>) -> TilesStatus {
-    if last == Some(Click::Overflow) {
-        TilesStatus::Lost
-    } else if board.is_won() {
-        TilesStatus::Won
-    } else {
-        TilesStatus::Playing
+/// Puts a tile of `kind` in the tray as the game shows it: it joins the
+/// last of its kind, and three of a kind vanish.
+fn put_in_tray(tray: &mut Vec<u32>, kind: u32) {
+    let at = tray
+        .iter()
+        .rposition(|&k| k == kind)
+        .map_or(tray.len(), |p| p + 1);
+    tray.insert(at, kind);
+    if tray.iter().filter(|&&k| k == kind).count() == 3 {
+        tray.retain(|&k| k != kind);
     }
 }
 
@@ -476,7 +507,7 @@ mod tests {
     fn changes_applied_to_the_view_give_the_next_view() {
         let mut rng = arcade_core::Rng::new(5);
         let tiles: Vec<Tile> = (0..30)
-            .map(|i| tile(i % 5 + 1, (i / 6) as i32, 4 * (i as i32 % 6)))
+            .map(|i| tile(i % 4 + 1, (i / 6) as i32, 4 * (i as i32 % 6)))
             .collect();
         let mut g = TilesGame::new(Level::new(tiles, 7).unwrap());
         let (mut undos, mut freed) = (0, 0);
@@ -528,5 +559,82 @@ mod tests {
         assert_eq!(g.click(0), Err(PlayError::Covered(0)));
         assert_eq!(g.click(9), Err(PlayError::NoTile { tile: 9, tiles: 3 }));
         assert!(!g.view().tiles[0].free);
+    }
+
+    /// Playing the greedy hints click by click is the greedy player's
+    /// playout, won or lost, and there is no hint once the game is over.
+    #[test]
+    fn greedy_hints_replay_the_greedy_playout() {
+        use crate::generate::construct;
+        use crate::greedy::play_greedy;
+        use crate::layout::Classic;
+        let (mut won, mut lost) = (0, 0);
+        for seed in 0..12 {
+            let level = construct(&Classic::new(14), 7, 0.5, seed).unwrap().level;
+            let mut g = TilesGame::new(level.clone());
+            while let Some(t) = g.greedy_hint() {
+                g.click(t).unwrap();
+            }
+            let playout = play_greedy(&level);
+            assert_eq!(g.clicks(), playout.clicks, "seed {seed}");
+            let want = [TilesStatus::Lost, TilesStatus::Won][usize::from(playout.won)];
+            assert_eq!(g.status(), want, "seed {seed}");
+            won += usize::from(playout.won);
+            lost += usize::from(!playout.won);
+        }
+        assert!(
+            won >= 2 && lost >= 2,
+            "both endings exercised: {won} won, {lost} lost"
+        );
+    }
+
+    /// The kept board and tray are always the clicks replayed from the start, through
+    /// clicks (random or greedy), undos, lost games (a tray of 6) and undos
+    /// of those.
+    #[test]
+    fn the_kept_board_is_the_clicks_replayed() {
+        let mut rng = arcade_core::Rng::new(9);
+        let tiles: Vec<Tile> = (0..36)
+            .map(|i| tile(i % 4 + 1, (i / 6) as i32, 4 * (i as i32 % 6)))
+            .collect();
+        let mut g = TilesGame::new(Level::new(tiles, 6).unwrap());
+        let (mut clicks, mut undos, mut lost, mut won) = (0, 0, 0, 0);
+        for _ in 0..4000 {
+            let free: Vec<usize> = g.position().free().iter().collect();
+            if g.status() != TilesStatus::Playing {
+                // Back far enough that the tray is not one click from full.
+                for _ in 0..1 + rng.index(8) {
+                    undos += usize::from(g.undo());
+                }
+            } else if rng.chance(0.2) {
+                undos += usize::from(g.undo());
+            } else {
+                // Greedy four clicks in five, so that some games are won.
+                let greedy = g.greedy_hint().filter(|_| rng.chance(0.8));
+                g.click(greedy.unwrap_or(free[rng.index(free.len())]))
+                    .unwrap();
+                clicks += 1;
+            }
+            let mut replayed = Board::new(&g.level);
+            let last = g.clicks.iter().map(|&c| replayed.take(c)).last();
+            assert_eq!(g.board().into_position(), replayed.into_position());
+            let mut tray = Vec::new();
+            for &c in &g.clicks {
+                put_in_tray(&mut tray, g.level.tiles()[c].kind);
+            }
+            assert_eq!(g.tray(), tray);
+            let want = match last {
+                Some(Click::Overflow) => TilesStatus::Lost,
+                _ if g.clicks.len() == 36 => TilesStatus::Won,
+                _ => TilesStatus::Playing,
+            };
+            assert_eq!(g.status(), want);
+            lost += usize::from(want == TilesStatus::Lost);
+            won += usize::from(want == TilesStatus::Won);
+        }
+        assert!(
+            clicks > 2000 && undos > 2000 && lost >= 20 && won >= 20,
+            "{clicks} {undos} {lost} {won}"
+        );
     }
 }
