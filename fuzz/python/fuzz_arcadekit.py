@@ -16,7 +16,8 @@ Targets (each checks a property, not only "no crash"):
   ``ValueError``.
 - ``envs``: the five Gymnasium environments with random options and actions (out of range, negative, huge): every observation lies
   in its space, the same seed and actions replay the same observations, and
-  bad options or actions are one-line ``ValueError``s.
+  bad options or actions are one-line ``ValueError``s; Sheep a Sheep's
+  greedy and solver clicks are free tiles.
 - ``texts``: random text into the text parsers reached from Python
   (``mines_analyze`` text, ``geek_replay``, ``jumpin_solve``, ``tiles_check``):
   a report or a one-line ``ValueError``.
@@ -172,11 +173,24 @@ def play(env, seed, actions):
         check_obs(env.observation_space, obs)
         if not math.isfinite(float(reward)):
             raise AssertionError(f"reward {reward}")
+        if not (terminated or truncated):
+            check_experts(env.unwrapped, info)
         seen.append(obs)
         if terminated or truncated:
             obs, info = env.reset()
             seen.append(obs)
     return seen
+
+
+def check_experts(env, info):
+    """Sheep a Sheep's experts offer a clickable tile (the solver may have
+    none within its budget; the greedy player always has one)."""
+    if not hasattr(env, "greedy_action"):
+        return
+    mask = info["action_mask"]
+    greedy, solver = env.greedy_action(), env.solver_action(nodes=500)
+    if greedy is None or not mask[greedy] or (solver is not None and not mask[solver]):
+        raise AssertionError(f"expert clicks {greedy}, {solver} are not free tiles")
 
 
 def check_obs(space, obs):

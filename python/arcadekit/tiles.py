@@ -16,6 +16,17 @@ from ._seeding import engine_seed, no_options, python_seed
 REWARDS = ("triples", "win")
 
 
+def node_budget(nodes) -> Optional[int]:
+    """The exact solver's budget of positions as the engine takes it: an
+    integer (a float is refused, not truncated; a budget past 2^63 is the
+    same as 2^63 − 1, no search gets that far), or ``None``."""
+    if nodes is None:
+        return None
+    if not isinstance(nodes, (int, np.integer)) or isinstance(nodes, (bool, np.bool_)):
+        raise TypeError(f"nodes must be an integer, got {nodes!r} ({type(nodes).__name__})")
+    return min(int(nodes), 2**63 - 1)
+
+
 class TilesEnv(gym.Env):
     """Sheep a Sheep (a triple-matching tile game) on arcade's engine.
 
@@ -126,7 +137,7 @@ class TilesEnv(gym.Env):
         first (5 seconds when neither is given); ``nodes`` alone gives the
         same answer on any machine. Along the line it found, later calls
         answer at once."""
-        return self._core.solver_action(seconds, nodes)
+        return self._core.solver_action(seconds, node_budget(nodes))
 
     def greedy_action(self) -> Optional[int]:
         """The greedy player's next click (the rule ``arcade tiles bench``

@@ -33,7 +33,7 @@ from .flappy import FlappyEnv
 from .jumpin import JumpInEnv
 from .minesweeper import MinesweeperEnv
 from .tetris import TetrisEnv
-from .tiles import TilesEnv
+from .tiles import TilesEnv, node_budget
 
 
 class _RustVectorEnv(VectorEnv):
@@ -263,7 +263,14 @@ class TilesVectorEnv(_RustVectorEnv):
         undecided within the budget), the greedy player's click
         (:meth:`TilesEnv.greedy_action`), or -1 with ``fallback=None``; 0 for
         a game that ended (its autoreset ignores it)."""
-        return self._core.solver_actions(nodes, fallback)
+        if nodes is None:
+            raise TypeError("nodes must be an integer, got None")
+        return self._core.solver_actions(node_budget(nodes), fallback)
+
+    def greedy_actions(self) -> np.ndarray:
+        """Every game's :meth:`TilesEnv.greedy_action` (a baseline that wins
+        some levels), 0 for a game that ended, on Rust threads."""
+        return self._core.greedy_actions()
 
     def _obs(self):
         kind, covered, tray, mask, cleared, illegal = self._core.observe()

@@ -410,7 +410,7 @@ def test_tiles_vector_illegal_click_ends_only_that_game():
 
 
 def test_tiles_vector_num_envs_is_bounded_by_memory():
-    """A game of 360 tiles keeps about 120 KB, so the bound counts tiles."""
+    """A game of 360 tiles keeps about 150 KB, so the bound counts tiles."""
     with pytest.raises(ValueError, match=r"^num_envs 30000 is too many for levels of 360 tiles: at most 23301 "):
         ak.TilesVectorEnv(30000)
 
@@ -531,7 +531,8 @@ def test_tiles_solver_actions_are_the_single_envs_with_the_greedy_fallback():
     # Game 1 of 3 follows the solver (1,000 positions a click, so some
     # positions stay undecided) but clicks at random one step in four, so it
     # loses positions and resets; its action must be the single env's solver
-    # click, else its greedy click, and -1 without a fallback.
+    # click, else its greedy click, and -1 without a fallback; its greedy
+    # click the single env's.
     make = dict(layers=14, difficulty=0.8)
     env, single = ak.TilesVectorEnv(3, **make), ak.TilesEnv(**make)
     rng = np.random.default_rng(1)
@@ -542,10 +543,11 @@ def test_tiles_solver_actions_are_the_single_envs_with_the_greedy_fallback():
         assert actions.shape == (3,) and actions.dtype == np.int64
         np.testing.assert_array_equal(actions[bare >= 0], bare[bare >= 0])
         if ended:
-            assert actions[1] == bare[1] == 0
+            assert actions[1] == bare[1] == env.greedy_actions()[1] == 0
             return actions
         solver = single.solver_action(nodes=1000)
         assert bare[1] == (-1 if solver is None else solver)
+        assert env.greedy_actions()[1] == single.greedy_action()
         assert actions[1] == (single.greedy_action() if solver is None else solver)
         assert info["action_mask"][1][actions[1]] == 1
         counts["compared"] += 1
@@ -580,12 +582,18 @@ def test_tiles_solver_budgets_are_checked():
             env.solver_actions(bad)
     with pytest.raises(ValueError, match='^unknown fallback "random"'):
         env.solver_actions(fallback="random")
+    for bad in (1.5, "10", None, True):
+        with pytest.raises(TypeError, match="^nodes must be an integer, got "):
+            env.solver_actions(bad)
+    assert env.solver_actions(2**70).shape == (2,)  # as unlimited as 2^63 - 1
     single = ak.TilesEnv()
     single.reset(seed=0)
     with pytest.raises(ValueError, match="^seconds must be a positive number$"):
         single.solver_action(seconds=float("nan"))
     with pytest.raises(ValueError, match="^nodes must be a positive number, not 0$"):
         single.solver_action(nodes=0)
+    with pytest.raises(TypeError, match=r"^nodes must be an integer, got 1\.5 \(float\)$"):
+        single.solver_action(nodes=1.5)
 
 
 def test_tetris_afterstate_features_are_the_single_envs_through_autoresets():
