@@ -410,7 +410,7 @@ def test_tiles_vector_illegal_click_ends_only_that_game():
 
 
 def test_tiles_vector_num_envs_is_bounded_by_memory():
-    """A game of 360 tiles keeps about 150 KB, so the bound counts tiles."""
+    """A game of 360 tiles keeps about 110 KB, so the bound counts tiles."""
     with pytest.raises(ValueError, match=r"^num_envs 30000 is too many for levels of 360 tiles: at most 23301 "):
         ak.TilesVectorEnv(30000)
 

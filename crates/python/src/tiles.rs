@@ -463,9 +463,9 @@ fn positive_nodes(nodes: i64) -> PyResult<u64> {
 }
 
 /// Most tiles the games of one vector environment hold together: a game of
-/// 360 tiles keeps about 150 KB (its level, cover graph and play; measured
+/// 360 tiles keeps about 110 KB (its level, cover graph and play; measured
 /// over 2,000 games), far more a cell than the other games, so this bounds
-/// the memory to about 3.5 GB (the process may hold twice that after
+/// the memory to about 2.6 GB (the process may hold twice that after
 /// resets: the allocator keeps what the old levels freed).
 const MAX_TILES: usize = 1 << 23;
 

@@ -91,9 +91,49 @@ pub struct Level {
 /// types share it.
 #[derive(Debug)]
 struct Graph {
-    covered_by: Vec<Vec<u32>>,
-    covers: Vec<Vec<u32>>,
+    covered_by: Lists,
+    covers: Lists,
     above: Vec<Bits>,
+}
+
+/// A list of tile ids per tile, all in one buffer (compressed rows): two
+/// allocations for the whole level, where a `Vec` per tile made a vector
+/// environment's thousands of levels hold hundreds of thousands of them.
+#[derive(Debug)]
+struct Lists {
+    /// List `i` is `items[starts[i]..starts[i + 1]]`.
+    starts: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Lists {
+    /// The lists of `n` owners holding, for each `(owner, item)` pair, the
+    /// item, each list in increasing order. Placed by counting, then each
+    /// short list sorted: sorting all the pairs took half of `Level::new`.
+    fn from_pairs(n: usize, pairs: impl Iterator<Item = (u32, u32)> + Clone) -> Lists {
+        let mut starts = vec![0u32; n + 1];
+        for (owner, _) in pairs.clone() {
+            starts[owner as usize + 1] += 1;
+        }
+        for i in 0..n {
+            starts[i + 1] += starts[i];
+        }
+        let mut next = starts.clone();
+        let mut items = vec![0u32; starts[n] as usize];
+        for (owner, item) in pairs {
+            items[next[owner as usize] as usize] = item;
+            next[owner as usize] += 1;
+        }
+        for i in 0..n {
+            items[starts[i] as usize..starts[i + 1] as usize].sort_unstable();
+        }
+        Lists { starts, items }
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> &[u32] {
+        &self.items[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
 }
 
 impl Level {
@@ -206,13 +246,13 @@ impl Level {
     /// Tiles that cover tile `i` directly (all of them must go first).
     #[inline]
     pub fn covered_by(&self, i: usize) -> &[u32] {
-        &self.graph.covered_by[i]
+        self.graph.covered_by.get(i)
     }
 
     /// Tiles that tile `i` covers.
     #[inline]
     pub fn covers(&self, i: usize) -> &[u32] {
-        &self.graph.covers[i]
+        self.graph.covers.get(i)
     }
 
     /// Every tile that must be gone before tile `i` can be taken (the
@@ -242,43 +282,57 @@ impl Level {
     }
 }
 
-/// A list of tile ids per tile.
-type Adjacency = Vec<Vec<u32>>;
-
-/// Direct cover relation both ways, each list in increasing tile order.
-/// Tiles are swept by left edge so only horizontally overlapping pairs are tested.
-fn cover_graph(tiles: &[Tile]) -> Result<(Adjacency, Adjacency), LevelError> {
-    let n = tiles.len();
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|&i| tiles[i].rect.x);
-    let mut covered_by = vec![Vec::new(); n];
-    let mut covers = vec![Vec::new(); n];
-    let mut pairs = 0usize;
-    for (pos, &a) in order.iter().enumerate() {
-        let right = i64::from(tiles[a].rect.x) + i64::from(tiles[a].rect.w);
-        for &b in &order[pos + 1..] {
-            if i64::from(tiles[b].rect.x) >= right {
+/// Direct cover relation both ways (who covers each tile, whom each tile
+/// covers), each list in increasing tile order. Tiles are swept by left edge
+/// so only horizontally overlapping pairs are tested.
+fn cover_graph(tiles: &[Tile]) -> Result<(Lists, Lists), LevelError> {
+    /// A tile's extent, laid out for the sweep (no lookups in its loop).
+    struct Span {
+        x: i64,
+        right: i64,
+        y: i64,
+        bottom: i64,
+        layer: i32,
+        id: u32,
+    }
+    let mut spans: Vec<Span> = tiles
+        .iter()
+        .enumerate()
+        .map(|(id, t)| Span {
+            x: t.rect.x.into(),
+            right: i64::from(t.rect.x) + i64::from(t.rect.w),
+            y: t.rect.y.into(),
+            bottom: i64::from(t.rect.y) + i64::from(t.rect.h),
+            layer: t.layer,
+            id: id as u32,
+        })
+        .collect();
+    spans.sort_by_key(|s| s.x);
+    // (bottom, top) for every tile `top` that covers tile `bottom`.
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    for (pos, a) in spans.iter().enumerate() {
+        for b in &spans[pos + 1..] {
+            if b.x >= a.right {
                 break;
             }
-            let (top, bottom) = match tiles[a].layer.cmp(&tiles[b].layer) {
-                std::cmp::Ordering::Greater => (a, b),
-                std::cmp::Ordering::Less => (b, a),
-                std::cmp::Ordering::Equal => continue,
-            };
-            if tiles[top].covers(&tiles[bottom]) {
-                pairs += 1;
-                if pairs > MAX_COVER_PAIRS {
-                    return Err(LevelError::TooManyCovers);
-                }
-                covered_by[bottom].push(top as u32);
-                covers[top].push(bottom as u32);
+            if a.layer == b.layer || b.y >= a.bottom || a.y >= b.bottom {
+                continue;
             }
+            if pairs.len() == MAX_COVER_PAIRS {
+                return Err(LevelError::TooManyCovers);
+            }
+            pairs.push(if a.layer > b.layer {
+                (b.id, a.id)
+            } else {
+                (a.id, b.id)
+            });
         }
     }
-    for list in covered_by.iter_mut().chain(covers.iter_mut()) {
-        list.sort_unstable();
-    }
-    Ok((covered_by, covers))
+    let n = tiles.len();
+    Ok((
+        Lists::from_pairs(n, pairs.iter().copied()),
+        Lists::from_pairs(n, pairs.iter().map(|&(bottom, top)| (top, bottom))),
+    ))
 }
 
 /// For each tile, every tile transitively above it. Coverers sit on strictly
@@ -289,7 +343,7 @@ fn cover_graph(tiles: &[Tile]) -> Result<(Adjacency, Adjacency), LevelError> {
 /// skipped: its own set is then contained already (the sets are closed). In
 /// a tall stack only the tile just above is merged, so the work is about one
 /// set per tile instead of one per covering pair (57 s for 20,000 tiles).
-fn transitive_above(tiles: &[Tile], covered_by: &[Vec<u32>]) -> Vec<Bits> {
+fn transitive_above(tiles: &[Tile], covered_by: &Lists) -> Vec<Bits> {
     let n = tiles.len();
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(tiles[i].layer));
@@ -298,7 +352,7 @@ fn transitive_above(tiles: &[Tile], covered_by: &[Vec<u32>]) -> Vec<Bits> {
     for &i in &order {
         let mut set = Bits::new(n);
         coverers.clear();
-        coverers.extend(covered_by[i].iter().map(|&c| c as usize));
+        coverers.extend(covered_by.get(i).iter().map(|&c| c as usize));
         coverers.sort_by_key(|&c| tiles[c].layer);
         for &c in &coverers {
             if set.contains(c) {
