@@ -367,20 +367,19 @@ impl TilesGame {
 
     /// The board's state, to diff against later ([`TilesGame::change_since`]).
     pub fn snapshot(&self) -> Snapshot {
-        let board = self.board();
         Snapshot {
-            gone: board.gone().clone(),
-            free: board.free().clone(),
+            gone: self.position.gone().clone(),
+            free: self.position.free().clone(),
         }
     }
 
     /// What changed on the board since `before` (a snapshot of this game).
     pub fn change_since(&self, before: &Snapshot) -> TilesChange {
-        let board = self.board();
+        let board = &self.position;
         let (mut gone, mut back, mut free) = (Vec::new(), Vec::new(), Vec::new());
         for i in 0..self.level.len() {
             let (was_gone, is_gone) = (before.gone.contains(i), board.gone().contains(i));
-            let is_free = board.is_free(i);
+            let is_free = board.free().contains(i);
             match (was_gone, is_gone) {
                 (false, true) => gone.push(i),
                 (true, false) => back.push(self.tile_view(i, is_free)),
@@ -413,10 +412,10 @@ impl TilesGame {
     }
 
     pub fn view(&self) -> TilesView {
-        let board = self.board();
+        let board = &self.position;
         let mut tiles: Vec<TileView> = (0..self.level.len())
             .filter(|&i| !board.gone().contains(i))
-            .map(|i| self.tile_view(i, board.is_free(i)))
+            .map(|i| self.tile_view(i, board.free().contains(i)))
             .collect();
         tiles.sort_by_key(|t| (t.layer, t.id));
         TilesView {
@@ -459,6 +458,15 @@ mod tests {
                 h: 8,
             },
         }
+    }
+
+    /// `n` tiles six to a layer, each layer shifted half a tile over the one
+    /// below, of `kinds` types in turn, with a tray of `capacity`.
+    fn stacked(n: usize, kinds: usize, capacity: usize) -> Level {
+        let tiles = (0..n)
+            .map(|i| tile((i % kinds) as u32 + 1, (i / 6) as i32, 4 * (i % 6) as i32))
+            .collect();
+        Level::new(tiles, capacity).unwrap()
     }
 
     #[test]
@@ -506,10 +514,7 @@ mod tests {
     #[test]
     fn changes_applied_to_the_view_give_the_next_view() {
         let mut rng = arcade_core::Rng::new(5);
-        let tiles: Vec<Tile> = (0..30)
-            .map(|i| tile(i % 4 + 1, (i / 6) as i32, 4 * (i as i32 % 6)))
-            .collect();
-        let mut g = TilesGame::new(Level::new(tiles, 7).unwrap());
+        let mut g = TilesGame::new(stacked(30, 5, 7));
         let (mut undos, mut freed) = (0, 0);
         for _ in 0..400 {
             let (before, snap) = (g.view(), g.snapshot());
@@ -594,10 +599,7 @@ mod tests {
     #[test]
     fn the_kept_board_is_the_clicks_replayed() {
         let mut rng = arcade_core::Rng::new(9);
-        let tiles: Vec<Tile> = (0..36)
-            .map(|i| tile(i % 4 + 1, (i / 6) as i32, 4 * (i as i32 % 6)))
-            .collect();
-        let mut g = TilesGame::new(Level::new(tiles, 6).unwrap());
+        let mut g = TilesGame::new(stacked(36, 4, 6));
         let (mut clicks, mut undos, mut lost, mut won) = (0, 0, 0, 0);
         for _ in 0..4000 {
             let free: Vec<usize> = g.position().free().iter().collect();
