@@ -82,6 +82,27 @@ test("a held Space flaps once: the key's repeats are not flaps", async (t) => {
   });
 });
 
+test("the page starts a game that waits for its first flap; Enter plays again after a crash", async (t) => {
+  await onPage(chrome.browser, t, "/flappy", async (page) => {
+    // No click on New game: the page's own game, waiting at frame 0.
+    await page.waitForFunction(() => document.querySelector("#screen").dataset.status === "running");
+    await page.waitForTimeout(400);
+    assert.equal(await attr(page, "frame"), "0", "the game waits for the first flap");
+    await page.keyboard.press("Enter");
+    await page.waitForTimeout(200);
+    assert.equal(await attr(page, "status"), "running", "Enter before the first flap gives a new waiting game");
+    await page.keyboard.press("Space");
+    await page.waitForFunction(() => Number(document.querySelector("#screen").dataset.frame) >= 5);
+    await page.keyboard.press("Enter");
+    await page.waitForTimeout(200);
+    assert.notEqual(await attr(page, "frame"), "0", "Enter during a game does not restart it");
+    // No more flaps: the bird falls to the ground.
+    await page.waitForFunction(() => document.querySelector("#screen").dataset.status === "crashed", null, { timeout: 10000 });
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => { const d = document.querySelector("#screen").dataset; return d.status === "running" && d.frame === "0"; });
+  });
+});
+
 test("watch the oracle play in real time", async (t) => {
   await onPage(chrome.browser, t, "/flappy", async (page) => {
     await page.selectOption("#mode", "watch");

@@ -82,6 +82,34 @@ test("a held P pauses once: the key's repeats are not toggles", async (t) => {
   });
 });
 
+test("Enter starts a game, leaves one being played alone, and starts another after game over", async (t) => {
+  await onPage(chrome.browser, t, "/tetris", async (page) => {
+    assert.equal(await page.getAttribute("#board", "data-pieces"), null, "no game before one is asked for");
+    await page.fill("#sequence", "O".repeat(40));
+    await page.click("h1"); // out of the field: Enter there is the page's
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelector("#board").dataset.pieces === "0");
+    await page.focus("#board");
+    for (let i = 1; i <= 2; i++) {
+      await page.keyboard.press("Space");
+      await page.waitForFunction((n) => document.querySelector("#board").dataset.pieces === String(n), i);
+    }
+    await page.keyboard.press("Enter");
+    await page.waitForTimeout(300);
+    assert.equal(await pieces(page), 2, "Enter during a game does not restart it");
+    // O pieces dropped in one column top out.
+    for (let i = 0; i < 15 && !(await page.getAttribute("#board", "data-over")); i++) {
+      const n = await pieces(page);
+      await page.keyboard.press("Space");
+      await page.waitForFunction((m) => { const b = document.querySelector("#board").dataset; return b.over || Number(b.pieces) > m; }, n);
+    }
+    assert.equal(await page.getAttribute("#board", "data-over"), "topped_out");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => { const b = document.querySelector("#board").dataset; return b.pieces === "0" && !b.over; });
+    assert.match(await page.textContent("#msg"), /Go!/);
+  });
+});
+
 test("the touch pad plays like the keys at phone width", async (t) => {
   await onPage(chrome.browser, t, "/tetris", async (page) => {
     await start(page, "IIOT");

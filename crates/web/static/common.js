@@ -32,6 +32,30 @@ function lastAsked() {
   };
 }
 
+/** Draws `lines` centred on a dark band across the canvas context `c`, its
+ *  middle at `at` (a fraction of the height, a half by default): what to
+ *  press when no game is running. */
+function banner(c, lines, at = 0.5) {
+  const { width, height } = c.canvas, top = height * at - 14 * lines.length - 8;
+  c.save();
+  c.fillStyle = "rgba(0, 0, 0, 0.62)";
+  c.fillRect(0, top, width, 28 * lines.length + 16);
+  c.fillStyle = "#fff";
+  c.textAlign = "center";
+  c.textBaseline = "middle";
+  lines.forEach((text, i) => {
+    c.font = (i === 0 ? "bold 18px" : "14px") + " system-ui, sans-serif";
+    c.fillText(text, width / 2, top + 22 + 28 * i);
+  });
+  c.restore();
+}
+
+/** True for the Enter key pressed outside the page's controls (where Enter
+ *  already means something): the games' "new game" key. */
+function isNewGameKey(e) {
+  return e.key === "Enter" && !e.repeat && !e.target.matches("input, select, textarea, button, a");
+}
+
 function $(sel, root) { return (root || document).querySelector(sel); }
 function $$(sel, root) { return Array.from((root || document).querySelectorAll(sel)); }
 

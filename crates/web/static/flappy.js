@@ -5,6 +5,7 @@
 const screen = $("#screen"), ctx = screen.getContext("2d");
 let state = null, geo = null, session = null, mode = "play", dirty = true;
 let clock = new TickClock(30), stepTarget = 0;
+const askGame = lastAsked();
 
 const step = new Lockstep(async (to, inputs) => {
   const flaps = [...new Set(inputs.map((i) => i[0]))];
@@ -21,11 +22,15 @@ async function newGame() {
   mode = $("#mode").value;
   const body = { mode, seed: Number($("#seed").value) || 0 };
   if (mode === "watch") body.policy = $("#policy").value;
+  const latest = askGame();
   try {
     step.reset();
     session = null;
+    // Until the new game arrives the screen's data describe none.
+    screen.dataset.frame = screen.dataset.status = "";
     say($("#msg"), "");
     const s = await api("/api/flappy/new", body);
+    if (!latest()) return;
     session = s.session;
     geo = s.geometry;
     stepTarget = 0;
@@ -35,9 +40,11 @@ async function newGame() {
     say($("#msg"), mode === "play" ? "Flap to start" : `${body.policy} is playing`);
     screen.focus();
   } catch (e) {
+    if (!latest()) return;
     say($("#msg"), e.message, "bad");
-    // The oracle waits for the server's kernels: try again in a second.
-    if (/still being computed/.test(e.message)) setTimeout(newGame, 1000);
+    // The oracle waits for the server's kernels: try again in a second,
+    // unless another game was asked for meanwhile.
+    if (/still being computed/.test(e.message)) setTimeout(() => { if (latest()) newGame(); }, 1000);
   }
 }
 
@@ -86,6 +93,9 @@ function draw() {
   }
   ctx.fillStyle = "#fff"; ctx.font = "bold 28px system-ui, sans-serif";
   ctx.fillText(String(state.passed), w / 2 - 8, 50);
+  // Above the bird's starting height, clear of the score.
+  if (state.status === "crashed") banner(ctx, ["Crashed", "Enter or New game: play again"], 0.28);
+  else if (mode === "play" && state.frame === 0 && !$("#stepmode").checked) banner(ctx, ["Get ready", "Space, click or tap to flap"], 0.28);
 }
 
 function frame(now) {
@@ -109,6 +119,13 @@ function flap() {
 }
 
 document.addEventListener("keydown", (e) => {
+  // Enter starts a game unless one is being played (a stray Enter would
+  // throw it away); a watch restarts.
+  if (isNewGameKey(e)) {
+    e.preventDefault();
+    if (!state || mode === "watch" || state.status === "crashed" || state.frame === 0) newGame();
+    return;
+  }
   if (e.target.matches("input, select, textarea")) return;
   // One flap per press, as in the original: a held key's repeats are ignored.
   if (e.key === " " || e.key === "ArrowUp") { e.preventDefault(); if (!e.repeat) flap(); }
@@ -124,8 +141,11 @@ $("#margin").addEventListener("change", () => { dirty = true; });
 $("#stepmode").addEventListener("change", () => {
   // Frame by frame continues from where the clock is, and back.
   const now = performance.now();
+  dirty = true;
   if ($("#stepmode").checked) { stepTarget = Math.max(step.sent, clock.tick(now)); clock.pause(now); }
   else if (clock.t0 !== null) { clock.resume(now); clock.t0 = now - stepTarget * 1000 / clock.rate; }
 });
 showModeControls();
 requestAnimationFrame(frame);
+// A game waits for its first flap, so the page can start one: Space plays.
+newGame();

@@ -16,6 +16,7 @@ const held = new HeldKeys({
 });
 let state = null, session = null, mode = "play", dirty = true, paused = false;
 let ppsWindow = [];
+const askGame = lastAsked();
 
 // Watching: at most one request every REQUEST_MS asks for the pieces due
 // within LEAD_MS at the chosen speed, with the board after every `every`-th
@@ -49,11 +50,15 @@ async function newGame() {
   const seq = $("#sequence").value.trim();
   if (seq) body.sequence = seq; else body.seed = Number($("#seed").value) || 0;
   if (mode === "watch") body.ai = aiChoice();
+  const latest = askGame();
   try {
     step.reset();
     held.clear();
     session = null;
+    // Until the new game arrives the board's data describe none.
+    board.dataset.pieces = "";
     const s = await api("/api/tetris/new", body);
+    if (!latest()) return;
     session = s.session;
     paused = false;
     clock.start(performance.now());
@@ -67,7 +72,7 @@ async function newGame() {
     // The whole board and, when playing, the pad under it in view (a phone's
     // screen holds them only when scrolled there).
     board.parentElement.scrollIntoView({ block: "nearest" });
-  } catch (e) { say($("#msg"), e.message, "bad"); }
+  } catch (e) { if (latest()) say($("#msg"), e.message, "bad"); }
 }
 
 function show(s) {
@@ -154,7 +159,10 @@ function draw() {
   dirty = false;
   ctx.fillStyle = "#1d1c1a"; ctx.fillRect(0, 0, board.width, board.height);
   ctx.fillStyle = "#37352f"; ctx.fillRect(0, 0, board.width, HIDDEN * CELL);
-  if (!state) return;
+  if (!state) {
+    banner(ctx, ["Tetris", "Enter or New game to start"]);
+    return;
+  }
   state.rows.forEach((row, i) => {
     const y = H - 1 - i;
     for (let x = 0; x < W; x++) if (row[x] !== ".") fillCell(ctx, x, y, COLOURS[row[x]]);
@@ -171,6 +179,7 @@ function draw() {
     outline(ctx, state.last.cells, state.last.tuck ? "#f9a825" : "#ffffff", false);
     route(ctx, state.last.route, "#f9a825");
   }
+  if (state.end) banner(ctx, ["Game over", "Enter or New game: play again"]);
   nextCtx.fillStyle = "#1d1c1a"; nextCtx.fillRect(0, 0, 96, 64);
   if (state.next) {
     for (const [dx, dy] of state.next_cells) {
@@ -269,6 +278,13 @@ const KEYS = {
 };
 
 document.addEventListener("keydown", (e) => {
+  // Enter starts a game unless one is being played (a stray Enter would
+  // throw it away); a watch restarts.
+  if (isNewGameKey(e)) {
+    e.preventDefault();
+    if (!session || mode === "watch" || (state && state.end)) newGame();
+    return;
+  }
   if (e.target.matches("input, select, textarea")) return;
   // Toggles act once per press, whatever the key's repeats.
   if (e.key === "p" || e.key === "P") { if (!e.repeat) togglePause(); return; }
