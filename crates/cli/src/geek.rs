@@ -268,6 +268,17 @@ fn replay_cmd(a: ReplayArgs) -> Result<()> {
 }
 
 fn splice_cmd(a: SpliceArgs) -> Result<()> {
+    // Standard input can be read once: a second `-` would read nothing.
+    if a.records
+        .iter()
+        .filter(|p| p.as_path() == Path::new("-"))
+        .count()
+        > 1
+    {
+        return Err(bad_input(anyhow::anyhow!(
+            "only one RECORD can be - (standard input)"
+        )));
+    }
     check_writable(&a.out).map_err(bad_input)?;
     let records = a
         .records

@@ -3,6 +3,7 @@
 use crate::exit::bad_input;
 use crate::output::OutputArgs;
 use anyhow::{Result, anyhow};
+use arcade_core::checkpoint::check_writable;
 use arcade_sketch::{Light, sketch_file};
 use clap::Args;
 use std::path::PathBuf;
@@ -21,11 +22,11 @@ pub struct SketchArgs {
     #[arg(long, default_value_t = Light::default().depth,
           value_parser = crate::run_options::finite)]
     depth: f64,
-    /// Light elevation above the image plane, in radians (default π/2.2).
+    /// Light elevation above the image plane, in radians (π/2.2).
     #[arg(long, value_name = "RAD", default_value_t = Light::default().elevation,
           value_parser = crate::run_options::finite)]
     elevation: f64,
-    /// Light azimuth in radians (default π/4).
+    /// Light azimuth in radians (π/4).
     #[arg(long, value_name = "RAD", default_value_t = Light::default().azimuth,
           value_parser = crate::run_options::finite)]
     azimuth: f64,
@@ -34,6 +35,8 @@ pub struct SketchArgs {
 }
 
 pub fn run(args: SketchArgs) -> Result<()> {
+    // Before the decode and the filter, as every command's output is.
+    check_writable(&args.output).map_err(bad_input)?;
     let light = Light {
         depth: args.depth,
         elevation: args.elevation,

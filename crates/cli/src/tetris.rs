@@ -63,6 +63,24 @@ struct AiArgs {
 }
 
 impl AiArgs {
+    /// Refuses options that would silently change the player: preview for
+    /// one built to average over the unknown next piece instead, and an
+    /// expectation height the stack of a `height`-row board never reaches.
+    fn check(&self, weights: &Weights, height: usize) -> Result<()> {
+        if self.preview && weights.expect_from.is_some() {
+            return Err(bad_input(anyhow::anyhow!(
+                "--preview: {} averages over the unknown next piece, which preview would replace; use --ai bcts --preview",
+                weights.name
+            )));
+        }
+        if let Some(h) = self.expect_from.filter(|&h| h > height) {
+            return Err(bad_input(anyhow::anyhow!(
+                "--expect-from {h}: above the board's {height} rows, so it would never apply"
+            )));
+        }
+        Ok(())
+    }
+
     /// The player these options describe.
     fn player(&self, weights: &Weights) -> Player {
         let player = Player::new(
@@ -211,7 +229,7 @@ pub struct TuneArgs {
     #[arg(long, value_name = "L", value_parser = run_options::count)]
     max_lines: Option<u64>,
     /// Features to weigh: those of a built-in AI (dellacherie, el-tetris,
-    /// bcts, arcade-tuned), all, or a comma list of feature names.
+    /// bcts, arcade-tuned, bcts-expect), all, or a comma list of feature names.
     #[arg(long, default_value = "bcts")]
     features: String,
     /// Start from these weights (built-in name or file) instead of zero.
@@ -243,6 +261,7 @@ fn load_ai(spec: &str) -> Result<Weights> {
 
 fn play(a: PlayArgs) -> Result<()> {
     let weights = load_ai(&a.ai.ai)?;
+    a.ai.check(&weights, a.board.1)?;
     let rules = Rules::classic();
     let mut player = a.ai.player(&weights);
     let mut source = piece_source(&a)?;
@@ -293,6 +312,7 @@ fn piece_source(a: &PlayArgs) -> Result<PieceSource> {
 
 fn bench_cmd(a: BenchArgs) -> Result<()> {
     let weights = load_ai(&a.ai.ai)?;
+    a.ai.check(&weights, a.board.1)?;
     let cfg = BenchConfig {
         width: a.board.0,
         height: a.board.1,
@@ -328,16 +348,24 @@ fn parse_features(spec: &str) -> Result<Vec<Feature>> {
     if let Some(preset) = tune::feature_preset(spec) {
         return Ok(preset);
     }
-    spec.split(',')
-        .map(|name| {
-            Feature::from_name(name.trim()).ok_or_else(|| {
-                bad_input(anyhow::anyhow!(
-                    "--features: unknown feature {name:?}; expected a built-in AI's set (dellacherie, el-tetris, bcts, arcade-tuned), all, or names among: {}",
-                    Feature::ALL.map(Feature::name).join(", ")
-                ))
-            })
-        })
-        .collect()
+    let mut features: Vec<Feature> = Vec::new();
+    for name in spec.split(',') {
+        let feature = Feature::from_name(name.trim()).ok_or_else(|| {
+            bad_input(anyhow::anyhow!(
+                "--features: unknown feature {name:?}; expected a built-in AI's set (dellacherie, el-tetris, bcts, arcade-tuned, bcts-expect), all, or names among: {}",
+                Feature::ALL.map(Feature::name).join(", ")
+            ))
+        })?;
+        // A repeated name would be tuned as two weights but saved as one.
+        if features.contains(&feature) {
+            return Err(bad_input(anyhow::anyhow!(
+                "--features: {} is named twice",
+                feature.name()
+            )));
+        }
+        features.push(feature);
+    }
+    Ok(features)
 }
 
 /// The run `tune` continues or starts.

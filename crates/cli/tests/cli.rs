@@ -231,6 +231,63 @@ fn zero_piece_and_line_limits_are_invalid_values() {
     );
 }
 
+/// Options that silently changed or emptied the run are refused: an empty
+/// sequence (a game of no pieces), preview for the player built to average
+/// over the unknown piece instead, an expectation height above the board, a
+/// feature named twice (tuned as two weights, saved as one).
+#[test]
+fn options_that_would_change_the_run_silently_are_refused() {
+    assert_bad_input(
+        &["tetris", "play", "--ai", "el-tetris", "--sequence", ""],
+        "--sequence: no pieces",
+    );
+    assert_bad_input(
+        &["tetris", "play", "--ai", "bcts-expect", "--preview"],
+        "bcts-expect averages over the unknown next piece",
+    );
+    assert_bad_input(
+        &[
+            "tetris",
+            "bench",
+            "--ai",
+            "bcts",
+            "--board",
+            "10x20",
+            "--expect-from",
+            "21",
+        ],
+        "--expect-from 21: above the board's 20 rows",
+    );
+    assert_bad_input(
+        &[
+            "tetris",
+            "tune",
+            "--features",
+            "holes,holes",
+            "--out",
+            "never-written.json",
+        ],
+        "--features: holes is named twice",
+    );
+    // The limits themselves pass: the top row, and the features once each.
+    let o = arcade(&[
+        "tetris",
+        "bench",
+        "--ai",
+        "bcts",
+        "--board",
+        "10x20",
+        "--expect-from",
+        "20",
+        "--games",
+        "1",
+        "--max-pieces",
+        "50",
+        "--json",
+    ]);
+    assert_eq!(json(&o)["games"], 1);
+}
+
 /// `--threads` far above the cores is capped (the run neither takes seconds
 /// to start its threads nor panics building the pool).
 #[test]

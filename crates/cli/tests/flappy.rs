@@ -217,6 +217,30 @@ fn bad_policy_files_are_one_line_errors_with_status_2() {
         &["flappy", "train", "--hidden", "16,x", "--iterations", "1"],
         "not a positive layer size",
     );
+    // A network too large to keep (it aborted on a failed allocation), and
+    // a generation too long for the clock (it ran on past its minutes).
+    assert_bad_input(
+        &[
+            "flappy",
+            "train",
+            "--hidden",
+            "4096,4096,4096,4096",
+            "--iterations",
+            "1",
+        ],
+        "weights; at most 1048576 are allowed",
+    );
+    assert_bad_input(
+        &[
+            "flappy",
+            "train",
+            "--episodes-per-eval",
+            "1000000",
+            "--minutes",
+            "0.05",
+        ],
+        "at most 65536 episodes per candidate",
+    );
     assert_bad_input(
         &["flappy", "eval", "--policy", "heuristic", "--episodes", "0"],
         "invalid value '0' for '--episodes",

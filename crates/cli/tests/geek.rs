@@ -68,6 +68,11 @@ fn splice_joins_two_records_into_the_shipped_best() {
         &["geek", "splice", &wide, "--out", &out],
         "2 values required",
     );
+    // Standard input holds one record: a second `-` read nothing.
+    assert_bad_input(
+        &["geek", "splice", "-", "-", "--out", &out],
+        "only one RECORD can be -",
+    );
 }
 
 #[test]

@@ -75,6 +75,16 @@ fn unreadable_input_and_unknown_extension_exit_2() {
         ],
         "unsupported output extension",
     );
+    // An output that cannot be written is bad input found before the work
+    // (it was exit 1 after the filter), and a directory is named as one.
+    assert_bad_input(
+        &["sketch", &golden("photo-64x48.png"), "/no/such/dir/out.png"],
+        "/no/such/dir/out.png",
+    );
+    assert_bad_input(
+        &["sketch", &golden("photo-64x48.png"), dir.to_str().unwrap()],
+        "is a directory",
+    );
     assert_bad_input(
         &[
             "sketch",

@@ -196,6 +196,26 @@ pub const MAX_GAMES: usize = 1 << 16;
 /// on memory, so that a mistyped count is an error, not a failed allocation.
 pub const MAX_FRAMES: usize = 1 << 24;
 
+/// Most weights a policy network may have (the shipped ones have under
+/// 5,000), so that a mistyped layer size is an error, not a failed allocation.
+pub const MAX_PARAMS: usize = 1 << 20;
+
+/// Checks that the network of `sizes` has at most [`MAX_PARAMS`] weights.
+fn check_params(sizes: &[usize]) -> Result<(), ConfigError> {
+    // Saturating: layer sizes come from the user and may be huge.
+    let params = sizes.windows(2).fold(0usize, |n, w| {
+        n.saturating_add(w[0].saturating_add(1).saturating_mul(w[1]))
+    });
+    if params > MAX_PARAMS {
+        let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
+        return Err(ConfigError(format!(
+            "a network of sizes {} has {params} weights; at most {MAX_PARAMS} are allowed",
+            sizes.join(",")
+        )));
+    }
+    Ok(())
+}
+
 /// Checks a method's games and the frames of one update against
 /// [`MAX_GAMES`] and [`MAX_FRAMES`].
 pub(crate) fn check_rollout(method: &str, games: usize, steps: usize) -> Result<(), ConfigError> {
@@ -242,6 +262,7 @@ impl<'a> Training<'a> {
     /// Checks `config` and sets up its method.
     pub fn new(config: &'a TrainConfig) -> Result<Training<'a>, ConfigError> {
         crate::file::check_sizes(&config.sizes).map_err(ConfigError)?;
+        check_params(&config.sizes)?;
         if !(0.0..=1.0).contains(&config.extreme_gaps) {
             return Err(ConfigError(format!(
                 "the share of extreme gaps must be in [0, 1], got {}",
@@ -454,6 +475,32 @@ mod tests {
         let mut config = TrainConfig::new(Method::Reinforce, 1);
         config.reinforce.batch = MAX_GAMES + 1;
         assert!(refused(&config).unwrap().contains("at most 65536 games"));
+        let mut config = TrainConfig::new(Method::Cem, 1);
+        config.sizes = vec![7, 4096, 4096, 2];
+        assert!(
+            refused(&config)
+                .unwrap()
+                .contains("16822274 weights; at most 1048576")
+        );
+        config.sizes = vec![7, usize::MAX, usize::MAX, 2]; // no overflow
+        assert!(refused(&config).unwrap().contains("at most 1048576"));
+        config.sizes = vec![7, 1000, 1000, 2];
+        assert_eq!(refused(&config), None, "a million weights pass");
+        config.cem.population = MAX_GAMES + 1;
+        assert!(
+            refused(&config)
+                .unwrap()
+                .contains("at most 65536 candidates")
+        );
+        config.cem.population = 100;
+        assert!(
+            refused(&config)
+                .unwrap()
+                .contains("at most 67108864 numbers")
+        );
+        let mut config = TrainConfig::new(Method::Cem, 1);
+        config.cem.episodes = MAX_GAMES + 1;
+        assert!(refused(&config).unwrap().contains("at most 65536 episodes"));
         let mut config = TrainConfig::new(Method::Cem, 1);
         config.iterations = Some(0);
         assert_eq!(

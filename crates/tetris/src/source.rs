@@ -72,9 +72,11 @@ impl PieceSource {
     }
 
     /// Parses a sequence of piece letters such as `"IOTSZJL"` (spaces and
-    /// commas ignored).
+    /// commas ignored); a sequence without a piece is an error, since a game
+    /// of it would end before it began.
     pub fn parse_sequence(text: &str) -> Result<Vec<Piece>, String> {
-        text.chars()
+        let pieces: Vec<Piece> = text
+            .chars()
             .filter(|c| !c.is_whitespace() && *c != ',')
             .enumerate()
             .map(|(i, c)| {
@@ -82,7 +84,11 @@ impl PieceSource {
                     format!("piece {} is {c:?}, expected one of I O T S Z J L", i + 1)
                 })
             })
-            .collect()
+            .collect::<Result<_, _>>()?;
+        if pieces.is_empty() {
+            return Err("no pieces: expected letters among I O T S Z J L".into());
+        }
+        Ok(pieces)
     }
 }
 
@@ -148,5 +154,11 @@ mod tests {
             PieceSource::parse_sequence("IOX").unwrap_err(),
             "piece 3 is 'X', expected one of I O T S Z J L"
         );
+        for empty in ["", " , "] {
+            assert_eq!(
+                PieceSource::parse_sequence(empty).unwrap_err(),
+                "no pieces: expected letters among I O T S Z J L"
+            );
+        }
     }
 }

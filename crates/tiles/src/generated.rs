@@ -63,7 +63,11 @@ pub enum Provenance {
     DeSwap {
         /// Whether greedy clears the best level found.
         greedy_clears: bool,
-        greedy_share: f64,
+        /// The evolution's fitness: the share of the best level's tiles
+        /// greedy removes (the report's `greedy_share` is measured on the
+        /// level written; older files call this one `greedy_share` too).
+        #[serde(alias = "greedy_share")]
+        search_greedy_share: f64,
         generations: usize,
         evaluations: u64,
     },
@@ -185,7 +189,7 @@ pub fn generate_verified(
             let e = evolve(&shape, capacity, &de, seed).map_err(GenerateError::from)?;
             let provenance = Provenance::DeSwap {
                 greedy_clears: e.won,
-                greedy_share: e.best_share,
+                search_greedy_share: e.best_share,
                 generations: e.generations,
                 evaluations: e.evaluations,
             };
@@ -337,6 +341,23 @@ mod tests {
             panic!("de-swap");
         };
         assert_eq!(greedy_clears, report.greedy_wins);
+        // Every key once (the fitness once shared the report's key), and
+        // the JSON reads back.
+        let json = serde_json::to_string(&report).unwrap();
+        assert_eq!(json.matches("\"greedy_share\"").count(), 1, "{json}");
+        assert_eq!(json.matches("\"search_greedy_share\"").count(), 1, "{json}");
+        assert_eq!(
+            serde_json::from_str::<GenerateReport>(&json).unwrap(),
+            report
+        );
+        // Level files written before the rename still read.
+        let old = serde_json::to_string(&report.meta)
+            .unwrap()
+            .replace("search_greedy_share", "greedy_share");
+        assert_eq!(
+            serde_json::from_str::<GenerateMeta>(&old).unwrap(),
+            report.meta
+        );
         let bad = EvolveConfig {
             population: 2,
             ..de

@@ -58,6 +58,36 @@ impl Default for CemSettings {
 /// every 36 frames; the bonus is 1% of that).
 const FRAME_BONUS: f64 = 0.01 / 36.0;
 
+/// Most numbers CEM keeps for one generation's candidates (population ×
+/// weights): 512 MB.
+const MAX_NUMBERS: usize = 1 << 26;
+
+/// Checks that a generation of `s` with networks of `params` weights fits
+/// in memory, and that neither of its counts is a mistyped huge number
+/// (a generation runs to its end whatever the clock says).
+fn check_scale(s: &CemSettings, params: usize) -> Result<(), ConfigError> {
+    use super::MAX_GAMES;
+    if s.population > MAX_GAMES {
+        return Err(ConfigError(format!(
+            "CEM keeps at most {MAX_GAMES} candidates a generation, got a population of {}",
+            s.population
+        )));
+    }
+    if s.episodes > MAX_GAMES {
+        return Err(ConfigError(format!(
+            "CEM plays at most {MAX_GAMES} episodes per candidate, got {}",
+            s.episodes
+        )));
+    }
+    if s.population.saturating_mul(params) > MAX_NUMBERS {
+        return Err(ConfigError(format!(
+            "CEM keeps at most {MAX_NUMBERS} numbers a generation (population x weights), got {} x {params}",
+            s.population
+        )));
+    }
+    Ok(())
+}
+
 pub(super) struct CemLearner {
     cem: Cem,
     sizes: Vec<usize>,
@@ -75,6 +105,7 @@ impl CemLearner {
                     .into(),
             ));
         }
+        check_scale(s, param_count(&config.sizes))?;
         let mut rng = Rng::new(derive(config.seed, 1));
         let start = Mlp::random(&config.sizes, 0.1, &mut rng);
         debug_assert_eq!(start.params().len(), param_count(&config.sizes));
