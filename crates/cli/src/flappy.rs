@@ -105,8 +105,9 @@ pub struct TrainArgs {
     /// Wall-clock budget in minutes (at most a year).
     #[arg(long, default_value_t = 5.0, value_parser = minutes)]
     minutes: f64,
-    /// Stop after this many generations (cem) or updates (pg) instead of
-    /// by the clock: the same seed then gives the same policy.
+    /// Stop after this many generations (cem) or updates (pg, reinforce,
+    /// imitate) instead of by the clock: the same seed then gives the same
+    /// policy.
     #[arg(long, value_name = "N")]
     iterations: Option<usize>,
     /// Where to write the policy (rewritten whenever it improves).
@@ -165,10 +166,11 @@ pub struct TrainArgs {
     batches: Option<usize>,
     /// Validation episodes per check (the best policy is the one with the
     /// most pipes on them; all reaching 10,000 pipes, and the confirmation
-    /// episodes too, ends training).
+    /// episodes too, ends training) [default: 16, and 64 for imitate].
     #[arg(long, value_name = "N")]
     validation_episodes: Option<usize>,
-    /// Iterations between validation checks.
+    /// Iterations between validation checks [default: 1 for cem and
+    /// reinforce, 5 for pg, 100 for imitate].
     #[arg(long, value_name = "N")]
     validate_every: Option<usize>,
     /// Further episodes a policy perfect on the validation episodes at

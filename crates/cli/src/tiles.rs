@@ -155,6 +155,8 @@ pub struct SolveArgs {
     /// Level file (- for stdin).
     #[arg(value_name = "LEVEL")]
     level: PathBuf,
+    /// Who plays the level: the exact solver, whose verdict is a proof, or
+    /// the greedy player most published solvers use.
     #[arg(long, value_enum, default_value_t = SolverName::Exact)]
     solver: SolverName,
     #[command(flatten)]

@@ -273,7 +273,9 @@ impl Tally {
         (spread / (n as f64 * (n - 1) as f64)).sqrt()
     }
 
-    /// 95% interval of the mean (Student t).
+    /// 95% interval of the mean (Student t), its low end at least 0: the
+    /// results are counts, whose mean is never negative (a few spread-out
+    /// games gave intervals such as [−10,775, …] lines).
     pub fn ci95(&self) -> Interval {
         let m = self.mean();
         if self.n < 2 {
@@ -281,7 +283,7 @@ impl Tally {
         }
         let h = t975(self.n as usize - 1) * self.std_dev() / (self.n as f64).sqrt();
         Interval {
-            low: m - h,
+            low: (m - h).max(0.0),
             high: m + h,
         }
     }
@@ -319,6 +321,13 @@ mod tests {
         assert_eq!(all.median(), Some(median(&f)));
         let ci = mean_ci95(&f);
         assert!((all.ci95().low - ci.low).abs() < 1e-9 && (all.ci95().high - ci.high).abs() < 1e-9);
+        // Two far-apart counts: the t interval reaches below 0, a count's
+        // interval stops there.
+        let mut spread = Tally::new();
+        [0u64, 1000].iter().for_each(|&x| spread.push(x));
+        assert!(mean_ci95(&[0.0, 1000.0]).low < 0.0);
+        assert_eq!(spread.ci95().low, 0.0);
+        assert!(spread.ci95().high > 1000.0);
         for cut in [0, 1, 500, 999, 1000] {
             let (mut a, mut b) = (Tally::new(), Tally::new());
             xs[..cut].iter().for_each(|&x| a.push(x));
