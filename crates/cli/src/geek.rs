@@ -458,6 +458,13 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
 
 fn watch_cmd(a: WatchArgs) -> Result<()> {
     let record = read_record(&a.record)?;
+    if a.from >= record.pieces.len() {
+        return Err(bad_input(anyhow::anyhow!(
+            "--from {}: the record has {} pieces (the first is 0)",
+            a.from,
+            record.pieces.len()
+        )));
+    }
     output::frame("\x1b[2J")?;
     let delay = Duration::from_millis(a.delay);
     let mut colours = ColouredBoard::new(WIDTH, HEIGHT);

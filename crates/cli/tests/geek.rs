@@ -25,6 +25,12 @@ fn broken_records_name_the_token_and_exit_2() {
     let too_long = TempFile::new("geek-too-long", "N,D60,L41\n");
     assert_bad_input(&["geek", "replay", too_long.path()], "more than 100");
     assert_bad_input(&["geek", "replay", "/nonexistent/record.txt"], "record.txt");
+    // A start past the record's end drew nothing and said nothing.
+    let two = TempFile::new("geek-two", "N,D19,N,D18");
+    assert_bad_input(
+        &["geek", "watch", two.path(), "--from", "2"],
+        "--from 2: the record has 2 pieces",
+    );
 }
 
 /// A record shipped in `crates/tetris/records/`.
