@@ -65,9 +65,8 @@ pub fn construct(
     if !(0.0..=1.0).contains(&difficulty) {
         return Err(GenerateError::Difficulty(difficulty));
     }
-    if capacity < 3 {
-        return Err(GenerateError::Capacity(capacity));
-    }
+    // Both ends: a capacity past the level's limit panicked below.
+    crate::generated::check_capacity(capacity)?;
     let mut rng = Rng::new(seed);
     let places = shape.place(&mut rng)?;
     let blank = assemble(&places, &vec![0; places.len()])
@@ -209,6 +208,19 @@ mod tests {
             assert!(chunk.iter().all(|&k| k == chunk[0]), "{chunk:?}");
         }
         assert_eq!(g.level.kind_counts(), vec![30; 12]);
+    }
+
+    /// A tray past the level's limit is an error (it panicked), as is one
+    /// too small for a triple.
+    #[test]
+    fn capacities_out_of_range_are_errors() {
+        for capacity in [0, 2, 65, usize::MAX] {
+            assert!(matches!(
+                construct(&Classic::new(14), capacity, 0.5, 1),
+                Err(GenerateError::Capacity(c)) if c == capacity
+            ));
+        }
+        assert!(construct(&Classic::new(14), 64, 0.5, 1).is_ok());
     }
 
     #[test]
