@@ -27,6 +27,14 @@ def action_index(action, n: int) -> int:
     return index
 
 
+def num_envs_count(num_envs) -> int:
+    """``num_envs`` as an int: an int or a NumPy integer, not a bool or a
+    float (the engines check its range)."""
+    if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, (bool, np.bool_)):
+        raise TypeError(f"num_envs must be an integer, got {num_envs!r} ({type(num_envs).__name__})")
+    return int(num_envs)
+
+
 def action_array(actions, num_envs: int) -> np.ndarray:
     """``actions`` as the contiguous 1-D int64 array of one action a game;
     float, string or object arrays raise a one-line error."""
@@ -35,4 +43,7 @@ def action_array(actions, num_envs: int) -> np.ndarray:
         raise ValueError(f"expected {num_envs} actions, got {acts.size}")
     if acts.dtype.kind not in "iub":
         raise TypeError(f"actions must be integers, got an array of {acts.dtype}")
+    if acts.dtype.kind == "u" and acts.size and int(acts.max()) > _I64[1]:
+        # Cast to int64 it would wrap, and be reported as a negative action.
+        raise ValueError(f"action {int(acts.max())} is out of range")
     return np.ascontiguousarray(acts.reshape(num_envs), dtype=np.int64)

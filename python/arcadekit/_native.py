@@ -33,10 +33,13 @@ def _out_of_range(names: Sequence[str], args: tuple, kwargs: Dict[str, Any]) -> 
         if isinstance(v, (tuple, list)) and v and all(isinstance(x, (int, np.integer)) for x in v):
             if min(v) < 0:
                 return ValueError(f"{name} must not be negative, got {tuple(int(x) for x in v)}")
-    large = [(name, v) for name, v in ints.items() if v >= 2**32]
-    if len(large) == 1:
-        name, v = large[0]
-        return ValueError(f"{name} {v} is too large")
+    # No parameter takes 2^64, so a value past it is the culprit even beside
+    # a large seed; past 2^32, only when it is the only such value.
+    for limit in (2**64, 2**32):
+        large = [(name, v) for name, v in ints.items() if v >= limit]
+        if len(large) == 1:
+            name, v = large[0]
+            return ValueError(f"{name} {v} is too large")
     return None
 
 
@@ -57,6 +60,14 @@ def _naming(fn: Callable) -> Callable:
             raise clear from err
 
     return call
+
+
+def named(method: Callable) -> Callable:
+    """``method`` (a bound method of a native object, which :data:`native`
+    does not wrap: a proxy on every call would slow the environments' steps)
+    with the errors of :func:`_naming`. For the calls that take counts from
+    the user; it looks the signature up on every call."""
+    return _naming(method)
 
 
 class _Native:

@@ -1,19 +1,28 @@
-"""How a Gymnasium ``reset(seed=…, options=…)`` becomes an engine seed, and
-the checks of its options."""
+"""How a Gymnasium ``reset(seed=…, options=…)`` becomes an engine seed, the
+checks of its options, and the refusal to play before the first ``reset``."""
 
 from __future__ import annotations
 
 from typing import Optional
 
 import numpy as np
+from gymnasium.error import ResetNeeded
 
 MAX_SEED = 2**64 - 1
 
 
-def python_seed(seed):
-    """A NumPy integer seed as a Python int (Gymnasium's seeding takes only
-    Python ints, and a seed drawn with NumPy is a NumPy integer)."""
-    return int(seed) if isinstance(seed, np.integer) else seed
+def checked_seed(seed) -> Optional[int]:
+    """``seed`` as a Python int (Gymnasium's seeding takes only Python ints,
+    and a seed drawn with NumPy is a NumPy integer), or ``None``. Checked
+    before Gymnasium sees it, so that every bad seed gets this module's
+    one-line ``ValueError`` rather than Gymnasium's or NumPy's."""
+    if seed is None:
+        return None
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, (bool, np.bool_)):
+        raise ValueError(f"seed must be an integer or None, got {seed!r} ({type(seed).__name__})")
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed {seed} is out of range (0..2**64)")
+    return int(seed)
 
 
 def engine_seed(seed: Optional[int], rng: np.random.Generator) -> int:
@@ -21,9 +30,7 @@ def engine_seed(seed: Optional[int], rng: np.random.Generator) -> int:
     ``--seed s``), else a draw from the environment's ``np_random``."""
     if seed is None:
         return int(rng.integers(0, 2**63, dtype=np.int64))
-    if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"seed {seed} is out of range (0..2**64)")
-    return int(seed)
+    return checked_seed(seed)
 
 
 def no_options(options: Optional[dict]) -> None:
@@ -40,3 +47,12 @@ def int_option(options: dict, name: str) -> int:
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         return int(value)
     raise ValueError(f"reset option {name} must be an integer, got {value!r}")
+
+
+def require_reset(started: bool, call: str) -> None:
+    """Refuses ``call`` before the first ``reset()``, as Gymnasium's
+    ``OrderEnforcing`` wrapper does for ``gym.make``: an environment built
+    directly would otherwise play a game nobody seeded, or fail on state
+    that ``reset`` creates."""
+    if not started:
+        raise ResetNeeded(f"call reset() before {call}()")

@@ -20,7 +20,7 @@ from pettingzoo import AECEnv
 
 from ._action import action_index
 from ._native import native as _ak
-from ._seeding import engine_seed
+from ._seeding import checked_seed, engine_seed, require_reset
 
 
 class MinesBattleEnv(AECEnv):
@@ -65,6 +65,7 @@ class MinesBattleEnv(AECEnv):
         self.observation_spaces = {a: obs for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(h * w) for a in self.possible_agents}
         self._rng = np.random.default_rng()
+        self._started = False
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -74,9 +75,11 @@ class MinesBattleEnv(AECEnv):
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
         # Options are ignored: PettingZoo's api_test resets with made-up ones.
+        seed = checked_seed(seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self._core.reset(engine_seed(seed, self._rng))
+        self._started = True
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -86,17 +89,27 @@ class MinesBattleEnv(AECEnv):
         self.agent_selection = self.agents[self._core.to_move]
 
     def observe(self, agent):
+        require_reset(self._started, "observe")
         grid, mask = self._core.observe(self.possible_agents.index(agent))
         return {"observation": grid, "action_mask": mask}
 
+    def last(self, observe: bool = True):
+        require_reset(self._started, "last")
+        return super().last(observe)
+
     def step(self, action):
+        require_reset(self._started, "step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        captured = self._core.play(action_index(action, self.action_spaces[agent].n))
+        cells = self.action_spaces[agent].n
+        cell = action_index(action, cells)
+        if not 0 <= cell < cells:
+            raise ValueError(f"action {cell} is out of range (0..{cells})")
+        captured = self._core.play(cell)
         if captured:
             self.rewards[agent] += self._capture_reward
         if self._core.is_over:
@@ -118,9 +131,11 @@ class MinesBattleEnv(AECEnv):
 
     @property
     def scores(self):
+        """The mines each player has captured so far, ``(player_0, player_1)``."""
         return self._core.scores
 
     def render(self):
+        require_reset(self._started, "render")
         if self.render_mode == "ansi":
             return self._core.text(self._core.is_over)
         return None

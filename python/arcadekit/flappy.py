@@ -12,7 +12,7 @@ from ._action import action_index
 from ._native import native as _ak
 from ._options import flag
 from ._render import flappy_frame
-from ._seeding import engine_seed, no_options, python_seed
+from ._seeding import checked_seed, engine_seed, no_options, require_reset
 
 
 class FlappyEnv(gym.Env):
@@ -45,24 +45,28 @@ class FlappyEnv(gym.Env):
         n = 7 if extended else 5
         self.observation_space = spaces.Box(-1.0, 2.0, (n,), np.float32)
         self.action_space = spaces.Discrete(2)
+        self._started = False
 
     def _info(self) -> dict:
         return {"pipes": self._core.pipes, "frames": self._core.frames}
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
-        seed = python_seed(seed)
+        seed = checked_seed(seed)
         super().reset(seed=seed)
         no_options(options)
         self._core.reset(engine_seed(seed, self.np_random))
+        self._started = True
         return self._core.obs(), self._info()
 
     def step(self, action: Any):
+        require_reset(self._started, "step")
         reward, terminated, truncated = self._core.step(action_index(action, self.action_space.n))
         return self._core.obs(), reward, terminated, truncated, self._info()
 
-    def heuristic_action(self) -> int:
-        """What arcade's heuristic controller (``--policy heuristic``) would do."""
-        return self._core.heuristic()
+    def heuristic_action(self) -> Optional[int]:
+        """What arcade's heuristic controller (``--policy heuristic``) would
+        do, or ``None`` once the game is over."""
+        return None if self._core.is_over else self._core.heuristic()
 
     def viability_margins(self) -> Tuple[int, int]:
         """``(no flap, flap)``: after each action, the largest distance in
@@ -72,14 +76,18 @@ class FlappyEnv(gym.Env):
         process computes it (a few seconds), later ones take microseconds."""
         return self._core.margins()
 
-    def oracle_action(self) -> int:
+    def oracle_action(self) -> Optional[int]:
         """Perfect play (``arcade flappy play --policy oracle``): flap when
         that keeps the larger :meth:`viability_margins`. It never crashes, so
-        it is an expert to imitate or a ceiling to compare with."""
+        it is an expert to imitate or a ceiling to compare with. ``None``
+        once the game is over."""
+        if self._core.is_over:
+            return None
         stay, flap = self._core.margins()
         return int(flap > stay)
 
     def render(self):
+        require_reset(self._started, "render")
         if self.render_mode == "ansi":
             return self._core.text()
         if self.render_mode == "rgb_array":

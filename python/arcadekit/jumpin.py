@@ -9,9 +9,10 @@ import numpy as np
 from gymnasium import spaces
 
 from ._action import action_index
+from ._native import named
 from ._native import native as _ak
 from ._render import jumpin_frame
-from ._seeding import engine_seed, int_option, python_seed
+from ._seeding import checked_seed, engine_seed, int_option, require_reset
 
 CHALLENGES: List[Tuple[int, str, int]] = _ak.jumpin_challenges()
 """The 60 official challenges: ``(number, code, minimum moves)``."""
@@ -46,6 +47,12 @@ class JumpInEnv(gym.Env):
       fixed puzzle. ``reset(options={"challenge": n})``, ``{"puzzle":
       code_or_board}`` or ``{"moves": m}`` (a generated one) override it for
       one episode. ``info["optimal"]`` is the puzzle's optimal move count.
+      A ``moves`` no puzzle of the piece set needs gives one of the longest
+      below it, after a search of every layout at each reset and in the
+      constructor, which checks the options (about 3 s: the default set's
+      longest is 86 moves).
+    * A step after ``terminated`` or ``truncated`` is a ``ValueError``:
+      reset first.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
@@ -69,7 +76,7 @@ class JumpInEnv(gym.Env):
         self._generate = (moves, rabbits, foxes, mushrooms)
         self._puzzles = puzzles
         if puzzles == "generated":
-            self._core.generate(moves, rabbits, foxes, mushrooms, 0)  # checks the options
+            self._generate_puzzle(moves, 0)  # checks the options
         elif puzzles != "official":
             self._load(puzzles)
         self.max_moves = max_moves
@@ -77,14 +84,27 @@ class JumpInEnv(gym.Env):
         self.observation_space = spaces.Box(0, 1, (5, 5, 5), np.uint8)
         self.action_space = spaces.Discrete(625)
         self._moves = 0
+        self._started = False
 
     def _load(self, puzzle: Union[str, int]) -> None:
         if isinstance(puzzle, (int, np.integer)) and not isinstance(puzzle, bool):
-            self._core.load_challenge(int(puzzle))
+            self._load_challenge(int(puzzle))
         elif isinstance(puzzle, str):
             self._core.load(puzzle)
         else:
             raise ValueError(f"puzzle {puzzle!r} is not a challenge number, code or board")
+
+    def _load_challenge(self, number: int) -> None:
+        if not 1 <= number <= len(CHALLENGES):
+            raise ValueError(f"challenge {number} is out of range (1..={len(CHALLENGES)})")
+        self._core.load_challenge(number)
+
+    def _generate_puzzle(self, moves: int, seed: int) -> None:
+        """``arcade jumpin generate --moves moves --seed seed`` with this
+        environment's piece set; a negative or huge count is a ``ValueError``
+        naming it (``named`` turns PyO3's bare ``OverflowError``)."""
+        _, rabbits, foxes, mushrooms = self._generate
+        named(self._core.generate)(moves, rabbits, foxes, mushrooms, seed)
 
     def _out(self, illegal: bool = False):
         planes, mask = self._core.observe()
@@ -102,7 +122,7 @@ class JumpInEnv(gym.Env):
         return self._core.observe()[1].astype(bool)
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
-        seed = python_seed(seed)
+        seed = checked_seed(seed)
         super().reset(seed=seed)
         options = dict(options or {})
         unknown = set(options) - {"challenge", "puzzle", "moves"}
@@ -111,21 +131,24 @@ class JumpInEnv(gym.Env):
                 f"reset options {sorted(options)}: expected one of challenge, puzzle or moves"
             )
         if "challenge" in options:
-            self._core.load_challenge(int_option(options, "challenge"))
+            self._load_challenge(int_option(options, "challenge"))
         elif "puzzle" in options:
             self._load(options["puzzle"])
         elif "moves" in options or self._puzzles == "generated":
-            moves, rabbits, foxes, mushrooms = self._generate
-            moves = int_option(options, "moves") if "moves" in options else moves
-            self._core.generate(moves, rabbits, foxes, mushrooms, engine_seed(seed, self.np_random))
+            moves = int_option(options, "moves") if "moves" in options else self._generate[0]
+            self._generate_puzzle(moves, engine_seed(seed, self.np_random))
         elif self._puzzles == "official":
             self._core.load_official(engine_seed(seed, self.np_random))
         else:
             self._load(self._puzzles)
         self._moves = 0
+        self._started = True
         return self._out()
 
     def step(self, action: Any):
+        require_reset(self._started, "step")
+        if self._moves >= self.max_moves:
+            raise ValueError("the game is over: reset it first")
         terminated, illegal = self._core.step(action_index(action, self.action_space.n))
         self._moves += 1
         truncated = not terminated and self._moves >= self.max_moves
@@ -153,6 +176,7 @@ class JumpInEnv(gym.Env):
         return self._core.code
 
     def render(self):
+        require_reset(self._started, "render")
         if self.render_mode == "ansi":
             return self._core.text()
         if self.render_mode == "rgb_array":

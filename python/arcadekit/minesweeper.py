@@ -12,7 +12,7 @@ from ._action import action_index
 from ._native import native as _ak
 from ._options import flag
 from ._render import mines_frame
-from ._seeding import engine_seed, no_options, python_seed
+from ._seeding import checked_seed, engine_seed, no_options, require_reset
 
 
 class MinesweeperEnv(gym.Env):
@@ -23,6 +23,9 @@ class MinesweeperEnv(gym.Env):
     * **Observation**: the revealed grid, ``(height, width) int8``: −1 hidden,
       0–8 the number of adjacent mines.
     * **Reward**: +1 for the win, −1 for a mine, 0 otherwise.
+    * **Episode end**: terminated on a win or a mine; truncated after
+      ``width × height`` steps, which only an agent that keeps revealing
+      revealed cells reaches (a board has fewer safe cells than that).
     * **Levels and rules** as in the CLI: ``"beginner"``, ``"intermediate"``,
       ``"expert"`` or ``"WxH/M"``; rule ``"sfar"`` (first cell safe), ``"snr"``
       (first cell and its neighbours safe) or ``"none"``. The layout is drawn
@@ -50,6 +53,7 @@ class MinesweeperEnv(gym.Env):
         self._probabilities = flag("probabilities", probabilities)
         self.observation_space = spaces.Box(-1, 8, (self.height, self.width), np.int8)
         self.action_space = spaces.Discrete(self.width * self.height)
+        self._started = False
 
     def _step_out(self):
         grid, mask = self._core.observe()
@@ -59,16 +63,20 @@ class MinesweeperEnv(gym.Env):
         return grid, info
 
     def action_masks(self) -> np.ndarray:
+        """The hidden cells as booleans, all ``False`` once the game is over
+        (sb3-contrib's ``MaskablePPO`` reads this)."""
         return self._core.observe()[1].astype(bool)
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
-        seed = python_seed(seed)
+        seed = checked_seed(seed)
         super().reset(seed=seed)
         no_options(options)
         self._core.reset(engine_seed(seed, self.np_random))
+        self._started = True
         return self._step_out()
 
     def step(self, action: Any):
+        require_reset(self._started, "step")
         reward, terminated, truncated = self._core.step(action_index(action, self.action_space.n))
         grid, info = self._step_out()
         return grid, reward, terminated, truncated, info
@@ -78,6 +86,7 @@ class MinesweeperEnv(gym.Env):
         return self._core.solver_action(strength)
 
     def render(self):
+        require_reset(self._started, "render")
         if self.render_mode == "ansi":
             return self._core.text()
         if self.render_mode == "rgb_array":

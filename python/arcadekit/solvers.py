@@ -42,6 +42,8 @@ def move_median(a, window: int, min_count: Optional[int] = None, axis: int = -1)
     arr = np.asarray(a)
     if arr.ndim == 0:
         raise ValueError("moving window functions require ndim > 0")
+    if arr.dtype.kind not in "biufO":  # a complex number would lose its imaginary part
+        raise TypeError(f"move_median needs real numbers, got an array of {arr.dtype}")
     if not _is_integer(window):
         raise TypeError(f"window must be an integer, not {type(window).__name__}")
     if min_count is None:
@@ -50,7 +52,7 @@ def move_median(a, window: int, min_count: Optional[int] = None, axis: int = -1)
         raise TypeError(f"min_count must be an integer or None, not {type(min_count).__name__}")
     moved = np.moveaxis(arr, axis, -1)
     n = moved.shape[-1]
-    rows = np.ascontiguousarray(moved, dtype=np.float64).reshape(-1, n)
+    rows = np.ascontiguousarray(moved, dtype=np.float64).reshape(math.prod(moved.shape[:-1]), n)
     out = _ak.move_median_rows(rows, int(window), int(min_count)).reshape(moved.shape)
     out = np.moveaxis(out, -1, axis)
     return out.astype(np.float32) if arr.dtype == np.float32 else out
@@ -131,6 +133,8 @@ def mines_analyze(position: Union[str, np.ndarray], mines: Optional[int] = None,
         if mines is not None:
             raise ValueError("mines comes from the text's header; give it only with a grid")
         return _analysis(json.loads(_ak.mines_analyze_text(position, strength)))
+    if position is None:
+        raise TypeError("position must be arcade's text format (a str) or a grid (an array), got None")
     if mines is None:
         raise ValueError("give the board's mine count: mines_analyze(grid, mines)")
     if not _is_integer(mines):
@@ -199,6 +203,8 @@ def geek_solve(
     called five times a second, or ``True`` for a ``tqdm`` bar. Ctrl-C
     stops the search within a piece and raises ``KeyboardInterrupt`` (a
     round that finished before it, with ``seconds``, is written to ``out``)."""
+    if not (progress is None or isinstance(progress, bool) or callable(progress)):
+        raise TypeError(f"progress must be True, False, None or a callable (done, total), got {progress!r}")
     bar = None
     if progress is True:
         try:
@@ -214,7 +220,11 @@ def geek_solve(
             bar.refresh()
 
     try:
-        return json.loads(_ak.geek_solve(out, beam, pieces, seconds, progress or None))
+        report = json.loads(_ak.geek_solve(out, beam, pieces, seconds, progress or None))
+        if bar is not None:  # the last call may come a fifth of a second before the end
+            bar.n = bar.total
+            bar.refresh()
+        return report
     finally:
         if bar is not None:
             bar.close()

@@ -12,7 +12,7 @@ from ._action import action_index
 from ._native import native as _ak
 from ._options import flag
 from ._render import tetris_frame
-from ._seeding import engine_seed, no_options, python_seed
+from ._seeding import checked_seed, engine_seed, no_options, require_reset
 
 PIECES = "IOTSZJL"
 """Piece letters by index; index 7 in an observation means "no piece"."""
@@ -35,6 +35,8 @@ class TetrisEnv(gym.Env):
       rules and scoring).
     * **Episode end**: terminated on a top-out or when an explicit sequence
       runs out; truncated at ``max_pieces``.
+    * **Info**: ``action_mask``, ``illegal_action``, and the game so far:
+      ``lines``, ``pieces`` and ``score`` (rows cleared, or Geek points).
 
     ``reset(seed=s)`` plays the pieces of ``arcade tetris play --seed s``.
     """
@@ -67,6 +69,7 @@ class TetrisEnv(gym.Env):
             obs["next"] = spaces.Discrete(8)
         self.observation_space = spaces.Dict(obs)
         self.action_space = spaces.Discrete(self._core.actions)
+        self._started = False
 
     def _obs(self) -> dict:
         obs = {"board": self._core.board(), "piece": np.int64(self._core.piece)}
@@ -88,13 +91,15 @@ class TetrisEnv(gym.Env):
         return self._core.mask().astype(bool)
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
-        seed = python_seed(seed)
+        seed = checked_seed(seed)
         super().reset(seed=seed)
         no_options(options)
         self._core.reset(engine_seed(seed, self.np_random))
+        self._started = True
         return self._obs(), self._info()
 
     def step(self, action: Any):
+        require_reset(self._started, "step")
         reward, terminated, truncated, illegal = self._core.step(action_index(action, self.action_space.n))
         return self._obs(), float(reward), terminated, truncated, self._info(illegal)
 
@@ -115,6 +120,7 @@ class TetrisEnv(gym.Env):
         return self._core.ai_action(ai)
 
     def render(self):
+        require_reset(self._started, "render")
         if self.render_mode == "ansi":
             return self._core.text()
         if self.render_mode == "rgb_array":

@@ -11,7 +11,7 @@ from gymnasium import spaces
 from ._action import action_index
 from ._native import native as _ak
 from ._render import tiles_frame, tiles_text
-from ._seeding import engine_seed, no_options, python_seed
+from ._seeding import checked_seed, engine_seed, no_options, require_reset
 
 REWARDS = ("triples", "win")
 
@@ -91,6 +91,7 @@ class TilesEnv(gym.Env):
             }
         )
         self.action_space = spaces.Discrete(n)
+        self._started = False
 
     def _out(self, illegal: bool = False):
         kind, covered, tray, mask = self._core.observe()
@@ -114,14 +115,16 @@ class TilesEnv(gym.Env):
         return self._core.observe()[3].astype(bool)
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
-        seed = python_seed(seed)
+        seed = checked_seed(seed)
         super().reset(seed=seed)
         no_options(options)
         self._core.reset(engine_seed(seed, self.np_random))
         self._geometry = self._core.geometry()
+        self._started = True
         return self._out()
 
     def step(self, action: Any):
+        require_reset(self._started, "step")
         triples, terminated, illegal = self._core.step(action_index(action, self.action_space.n))
         if self._reward == "triples":
             reward = float(triples)
@@ -156,6 +159,7 @@ class TilesEnv(gym.Env):
         return self._core.level_json()
 
     def render(self):
+        require_reset(self._started, "render")
         if self.render_mode is None:
             return None
         kind, covered, tray, _ = self._core.observe()

@@ -24,11 +24,11 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ._action import action_array
+from ._action import action_array, num_envs_count
 from ._native import native as _ak
 from ._options import flag
 from ._render import flappy_frame, jumpin_frame, mines_frame, tetris_frame, tiles_frame
-from ._seeding import MAX_SEED, no_options, python_seed
+from ._seeding import checked_seed, no_options
 from .flappy import FlappyEnv
 from .jumpin import JumpInEnv
 from .minesweeper import MinesweeperEnv
@@ -50,19 +50,17 @@ class _RustVectorEnv(VectorEnv):
         self.observation_space = batch_space(single.observation_space, num_envs)
         self.action_space = batch_space(single.action_space, num_envs)
         self._core = core
-        self._seeded = False
+        self._obs()  # what render() draws until the first step: the constructor's games
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
-        if seed is not None and not isinstance(seed, (int, np.integer)):
+        if isinstance(seed, (list, tuple, np.ndarray)):
             raise ValueError("seed must be one integer: sub-environment seeds derive from it")
         no_options(options)
-        seed = python_seed(seed)
+        seed = checked_seed(seed)
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(0, 2**63, dtype=np.int64))
-        if not 0 <= seed <= MAX_SEED:
-            raise ValueError(f"seed {seed} is out of range (0..2**64)")
-        self._core.reset(int(seed))
+        self._core.reset(seed)
         return self._obs(), self._info()
 
     def _actions(self, actions) -> np.ndarray:
@@ -95,11 +93,14 @@ class _RustVectorEnv(VectorEnv):
 
 class TetrisVectorEnv(_RustVectorEnv):
     """``num_envs`` Tetris games (options as :class:`TetrisEnv`); observations
-    are the batched dict, ``infos["action_mask"]`` is ``(num_envs, 4·width) int8``."""
+    are the batched dict, ``infos["action_mask"]`` is ``(num_envs, 4·width)
+    int8`` and ``infos["score"]`` each game's points this episode (rows
+    cleared, or Geek points)."""
 
     def __init__(self, num_envs: int, width: int = 10, height: int = 20, pieces: str = "uniform",
                  scoring: str = "lines", next_piece: bool = True, max_pieces: Optional[int] = None,
                  seed: int = 0, render_mode: Optional[str] = None):
+        num_envs = num_envs_count(num_envs)
         single = TetrisEnv(width, height, pieces, scoring, next_piece, max_pieces)
         core = _ak.TetrisVectorCore(num_envs, seed, width, height, pieces, scoring, max_pieces)
         self._next = flag("next_piece", next_piece)
@@ -168,6 +169,7 @@ class FlappyVectorEnv(_RustVectorEnv):
 
     def __init__(self, num_envs: int, extended: bool = False, max_pipes: Optional[int] = None, seed: int = 0,
                  copy: bool = True, render_mode: Optional[str] = None):
+        num_envs = num_envs_count(num_envs)
         single = FlappyEnv(extended, max_pipes)
         core = _ak.FlappyVectorCore(num_envs, seed, max_pipes, extended)
         self._setup(single, core, num_envs, render_mode)
@@ -214,6 +216,7 @@ class MinesweeperVectorEnv(_RustVectorEnv):
 
     def __init__(self, num_envs: int, level: str = "beginner", rule: str = "sfar", seed: int = 0,
                  render_mode: Optional[str] = None, probabilities: bool = False):
+        num_envs = num_envs_count(num_envs)
         single = MinesweeperEnv(level, rule)
         core = _ak.MinesVectorCore(num_envs, seed, level, rule)
         self._probabilities = flag("probabilities", probabilities)
@@ -251,6 +254,7 @@ class TilesVectorEnv(_RustVectorEnv):
     def __init__(self, num_envs: int, level: Optional[str] = None, layers: int = 26, types: int = 12,
                  groups: int = 10, capacity: Optional[int] = None, difficulty: float = 0.5,
                  reward: str = "triples", seed: int = 0, render_mode: Optional[str] = None):
+        num_envs = num_envs_count(num_envs)
         single = TilesEnv(level, layers, types, groups, capacity, difficulty, reward)
         core = _ak.TilesVectorCore(num_envs, seed, level, layers, types, groups, capacity, difficulty,
                                    reward == "win")
@@ -298,6 +302,7 @@ class JumpInVectorEnv(_RustVectorEnv):
     def __init__(self, num_envs: int, puzzles="official", moves: int = 10, rabbits: int = 3,
                  foxes: int = 2, mushrooms: int = 3, max_moves: int = 200, seed: int = 0,
                  render_mode: Optional[str] = None):
+        num_envs = num_envs_count(num_envs)
         single = JumpInEnv(puzzles, moves, rabbits, foxes, mushrooms, max_moves)
         core = _ak.JumpinVectorCore(num_envs, seed, puzzles, moves, rabbits, foxes, mushrooms,
                                     single.max_moves)

@@ -1,5 +1,6 @@
 """The PettingZoo Minesweeper battle: the API test, the rules, and the arena's games."""
 
+import gymnasium as gym
 import numpy as np
 import pytest
 from pettingzoo.test import api_test
@@ -75,8 +76,9 @@ def test_rewards_at_the_end_and_errors():
     if open_cell is not None:
         with pytest.raises(ValueError, match="already open|captured|over"):
             env.step(open_cell)
-    with pytest.raises(ValueError, match="outside"):
-        env.step(10_000)
+    for bad in (10_000, 25, -1):
+        with pytest.raises(ValueError, match=rf"^action {bad} is out of range \(0..25\)$"):
+            env.step(bad)
     with pytest.raises(TypeError, match=r"^action must be an integer \(0..25\), got 0.5 \(float\)$"):
         env.step(0.5)
     with pytest.raises(ValueError, match="unknown AI"):
@@ -90,3 +92,19 @@ def test_capture_reward_is_a_finite_number():
         with pytest.raises(ValueError, match="^capture_reward must be a finite number, got "):
             MinesBattleEnv(capture_reward=bad)
     assert MinesBattleEnv(capture_reward=np.float32(0.5))._capture_reward == 0.5
+
+
+def test_calls_before_reset_and_bad_seeds_are_clear_errors():
+    """Before ``reset()`` these failed with ``AttributeError:
+    'MinesBattleEnv' object has no attribute 'agent_selection'``; a bad seed
+    with NumPy's errors."""
+    env = MinesBattleEnv()
+    for call, name in [(lambda: env.step(0), "step"), (env.last, "last"),
+                       (lambda: env.observe("player_0"), "observe"), (env.render, "render")]:
+        with pytest.raises(gym.error.ResetNeeded, match=rf"^call reset\(\) before {name}\(\)$"):
+            call()
+    for bad, message in [(-1, r"^seed -1 is out of range"), (1.5, r"^seed must be an integer or None, got 1.5")]:
+        with pytest.raises(ValueError, match=message):
+            env.reset(seed=bad)
+    env.reset(seed=1)
+    env.last()

@@ -366,3 +366,75 @@ def test_a_linear_value_over_afterstate_features_plays_as_the_ai(ai):
 def test_tetris_weights_refuse_an_unknown_ai():
     with pytest.raises(ValueError, match="unknown AI"):
         arcadekit.tetris_weights("nope")
+
+
+@pytest.mark.parametrize("make", ENV_MAKERS)
+def test_step_and_render_before_reset_need_a_reset(make):
+    """Built directly (not through ``gym.make``'s ``OrderEnforcing``), Tetris,
+    Flappy Bird, Minesweeper and Jump In' stepped a game nobody had seeded,
+    and Sheep a Sheep failed with an ``AttributeError``."""
+    env = make()
+    for call, name in [(lambda: env.step(0), "step"), (env.render, "render")]:
+        with pytest.raises(gym.error.ResetNeeded, match=rf"^call reset\(\) before {name}\(\)$"):
+            call()
+    env.reset(seed=0)
+    env.step(int(np.flatnonzero(env.action_masks())[0]) if hasattr(env, "action_masks") else 0)
+    env.render()
+
+
+@pytest.mark.parametrize("make", ENV_MAKERS)
+def test_bad_seeds_are_value_errors_naming_the_seed(make):
+    """``seed=-1`` raised Gymnasium's own error before the package's check."""
+    env = make()
+    for bad, message in [
+        (-1, r"^seed -1 is out of range \(0..2\*\*64\)$"),
+        (2**64, r"^seed 18446744073709551616 is out of range \(0..2\*\*64\)$"),
+        (np.int64(-3), r"^seed -3 is out of range"),
+        (1.5, r"^seed must be an integer or None, got 1.5 \(float\)$"),
+        (True, r"^seed must be an integer or None, got True \(bool\)$"),
+        ("3", r"^seed must be an integer or None, got '3' \(str\)$"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            env.reset(seed=bad)
+    env.reset(seed=2**64 - 1)
+
+
+def test_minesweeper_truncates_an_agent_stuck_on_revealed_cells():
+    """Revealing a revealed cell does nothing, so an agent that kept doing it
+    played one episode forever; it is truncated after width × height steps."""
+    env = arcadekit.MinesweeperEnv(level="5x4/3")
+    for seed in range(20):
+        grid, info = env.reset(seed=seed)
+        _, _, terminated, truncated, info = env.step(0)
+        if not terminated:
+            break
+    assert not terminated, "some seed must leave the game running after the first click"
+    revealed = int(np.flatnonzero(np.asarray(env._core.observe()[0]).ravel() >= 0)[0])
+    outcomes = [env.step(revealed)[2:4] for _ in range(18)]
+    assert outcomes == [(False, False)] * 18 and info["status"] == "playing"
+    _, reward, terminated, truncated, info = env.step(revealed)  # the 20th step
+    assert (reward, terminated, truncated, info["status"]) == (0.0, False, True, "playing")
+    assert not info["action_mask"].any() and env.solver_action() is None
+    with pytest.raises(ValueError, match=r"^the game is over: reset it first$"):
+        env.step(revealed)
+    # A game that reveals no cell twice ends before the limit: the solver's
+    # games all end by a win or a mine.
+    for seed in range(30):
+        env.reset(seed=seed)
+        steps, done = 0, False
+        while not done:
+            _, _, terminated, truncated, _ = env.step(env.solver_action())
+            steps, done = steps + 1, terminated or truncated
+            assert not truncated
+        assert steps < 20
+
+
+def test_flappy_helpers_say_none_once_the_game_is_over():
+    env = arcadekit.FlappyEnv()
+    env.reset(seed=1)
+    assert env.heuristic_action() in (0, 1)
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, _ = env.step(0)
+    assert env.heuristic_action() is None and env.oracle_action() is None
+    assert env.viability_margins() == (-1, -1)

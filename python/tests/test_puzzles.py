@@ -199,6 +199,9 @@ def test_jumpin_mask_actions_and_errors():
     _, _, terminated, truncated, _ = env.step(a)
     _, _, terminated, truncated, _ = env.step(env.legal_moves()[0][0])
     assert (terminated, truncated) == (False, True)
+    # It used to play on past max_moves.
+    with pytest.raises(ValueError, match=r"^the game is over: reset it first$"):
+        env.step(env.legal_moves()[0][0])
     env.reset(seed=0)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     _, reward, terminated, _, info = env.step(illegal)
@@ -220,6 +223,14 @@ def test_jumpin_mask_actions_and_errors():
         # int() would have played challenge 2 and a 12-move puzzle.
         (lambda: arcadekit.JumpInEnv().reset(options={"challenge": 2.7}), r"^reset option challenge must be an integer, got 2.7$"),
         (lambda: arcadekit.JumpInEnv().reset(options={"moves": "12"}), r"^reset option moves must be an integer, got '12'$"),
+        # PyO3's bare OverflowError before: negative and huge counts are named.
+        (lambda: arcadekit.JumpInEnv(puzzles=-1), r"^challenge -1 is out of range \(1..=60\)$"),
+        (lambda: arcadekit.JumpInEnv(puzzles=2**70), r"^challenge 1180591620717411303424 is out of range"),
+        (lambda: arcadekit.JumpInEnv().reset(options={"challenge": -1}), r"^challenge -1 is out of range"),
+        (lambda: arcadekit.JumpInEnv(puzzles="generated", moves=-1), r"^moves must not be negative, got -1$"),
+        (lambda: arcadekit.JumpInEnv(puzzles="generated", foxes=-1), r"^foxes must not be negative, got -1$"),
+        (lambda: arcadekit.JumpInEnv().reset(options={"moves": -1}), r"^moves must not be negative, got -1$"),
+        (lambda: arcadekit.JumpInEnv().reset(options={"moves": 2**70}), r"^moves 1180591620717411303424 is too large$"),
     ]:
         with pytest.raises(ValueError, match=message):
             make()

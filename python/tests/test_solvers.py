@@ -103,6 +103,13 @@ def test_move_median_errors():
         ak.move_median(a, -1)
     with pytest.raises(ValueError, match=r"^Moving window \(=-1\) must between 1 and 10, inclusive$"):
         bn.move_median(a, -1)
+    # An empty axis takes no window, as in bottleneck (it was a reshape error).
+    for f in (ak.move_median, bn.move_median):
+        with pytest.raises(ValueError, match=r"^Moving window \(=1\) must between 1 and 0, inclusive$"):
+            f([], 1)
+    # Complex numbers lost their imaginary part.
+    with pytest.raises(TypeError, match=r"^move_median needs real numbers, got an array of complex128$"):
+        ak.move_median(np.array([1 + 2j, 3, 4]), 3)
 
 
 def test_sketch_grey_and_rgb_agree_and_bad_input_is_rejected():
@@ -152,6 +159,8 @@ def test_mines_analyze_errors():
         ak.mines_analyze(np.full((3, 3), 9), 1)
     with pytest.raises(ValueError, match="mine count"):
         ak.mines_analyze(np.full((3, 3), -1))
+    with pytest.raises(TypeError, match=r"^position must be arcade's text format \(a str\) or a grid \(an array\), got None$"):
+        ak.mines_analyze(None)
     with pytest.raises(ValueError, match="strength"):
         ak.mines_analyze(POSITION, strength="best")
 
@@ -234,6 +243,9 @@ def test_tetris_play_equals_the_cli(arcade):
     cli = arcade("tetris", "play", "--ai", "dellacherie", "--board", "10x10", "--seed", 5)
     ours = ak.tetris_play("dellacherie", 10, 10, seed=5)
     assert (ours["lines"], ours["pieces"], ours["end"]) == (cli["lines"], cli["pieces"], cli["end"])
+    # As `--max-pieces 0` and Tetris-v0(max_pieces=0): it played no piece.
+    with pytest.raises(ValueError, match="^max_pieces must be at least 1$"):
+        ak.tetris_play(max_pieces=0)
 
 
 def test_geek_replay_equals_the_cli(arcade):
@@ -268,6 +280,27 @@ def test_geek_solve_progress_bar_without_tqdm_says_what_to_install(tmp_path, mon
     with pytest.raises(ImportError, match="^progress=True draws a tqdm bar: pip install tqdm"):
         ak.geek_solve(str(tmp_path / "r.txt"), beam=1, pieces=10, progress=True)
     assert not (tmp_path / "r.txt").exists()
+
+
+def test_geek_solve_progress_bar_ends_full_and_bad_progress_is_refused(tmp_path, monkeypatch):
+    """The tqdm bar closed at the last callback's count (97% in a quick run);
+    ``progress=5`` failed only when the search first called it."""
+    import tqdm
+
+    bars = []
+
+    class Recorder(tqdm.tqdm):
+        def close(self):
+            bars.append((self.n, self.total))
+            super().close()
+
+    monkeypatch.setattr(tqdm, "tqdm", Recorder)
+    ak.geek_solve(str(tmp_path / "r.txt"), beam=20, pieces=3000, progress=True)
+    assert bars[0] == (3000, 3000)  # (tqdm closes again when collected)
+    for bad in (5, "yes"):
+        with pytest.raises(TypeError, match=r"^progress must be True, False, None or a callable \(done, total\), got "):
+            ak.geek_solve(str(tmp_path / "bad.txt"), beam=1, pieces=10, progress=bad)
+    assert not (tmp_path / "bad.txt").exists()
 
 
 def test_geek_solve_progress_errors_propagate(tmp_path):
@@ -354,5 +387,6 @@ def test_tiles_generate_solve_and_check():
     with pytest.raises(ValueError, match="^nodes must be at least 1$"):
         ak.tiles_solve(level, nodes=0)
     # The library names the setting, not the CLI's flag.
-    with pytest.raises(ValueError, match="^capacity: tray capacity must be between 1 and 64, got 0$"):
-        ak.tiles_check("capture", [], capacity=0)
+    # The same range as a generated level's: below 3 no triple can vanish.
+    with pytest.raises(ValueError, match=r"^capacity: tray capacity must be from 3 \(for a triple to vanish\) to 64, got 2$"):
+        ak.tiles_check("capture", [], capacity=2)

@@ -128,6 +128,11 @@ def test_vector_frames_are_the_single_env_frames(kind):
     the same game, across episodes (the autoreset step shows the new one)."""
     make_vector, make_single = RENDERED[kind]
     env, single = make_vector(), make_single()
+    # Before reset() it draws the games the constructor started (seed=0);
+    # it used to fail with an AttributeError.
+    before = env.render()
+    single.reset(seed=int(ak.episode_seed(0, 1, 0)))
+    np.testing.assert_array_equal(before[1], single.render())
     seed = 5
     _, info = env.reset(seed=seed)
     single.reset(seed=int(ak.episode_seed(seed, 1, 0)))
@@ -152,6 +157,29 @@ def test_vector_frames_are_the_single_env_frames(kind):
     assert MAKERS[kind](1).render() is None
     with pytest.raises(ValueError, match="unknown render_mode 'human'"):
         type(env)(1, render_mode="human")
+
+
+def test_mines_vector_truncates_games_stuck_on_revealed_cells_as_the_single_env():
+    """Clicking cell 0 again and again: each game ends by the first click (a
+    win or a mine) or is truncated at width × height steps, as the single
+    environment's game of the derived seed, and then autoresets."""
+    env, single = ak.MinesweeperVectorEnv(3, level="5x4/3"), ak.MinesweeperEnv(level="5x4/3")
+    seed = 7
+    env.reset(seed=seed)
+    single.reset(seed=int(ak.episode_seed(seed, 2, 0)))
+    episode, ended, truncations = 0, False, 0
+    for _ in range(200):
+        _, reward, term, trunc, _ = env.step(np.zeros(3, dtype=np.int64))
+        if ended:
+            episode += 1
+            single.reset(seed=int(ak.episode_seed(seed, 2, episode)))
+            assert (reward[2], term[2], trunc[2]) == (0, False, False)
+        else:
+            _, s_reward, s_term, s_trunc, _ = single.step(0)
+            assert (reward[2], term[2], trunc[2]) == (s_reward, s_term, s_trunc)
+        truncations += trunc[2]
+        ended = term[2] or trunc[2]
+    assert truncations >= 2 and episode >= 3, (truncations, episode)
 
 
 def test_mines_vector_probabilities_are_the_single_env_probabilities():
@@ -225,6 +253,14 @@ def test_vector_errors():
         ak.MinesweeperVectorEnv(300, level="1000x1000/10")
     with pytest.raises(ValueError, match=r"^num_envs must not be negative, got -1$"):
         ak.FlappyVectorEnv(-1)
+    for make in MAKERS.values():
+        with pytest.raises(TypeError, match=r"^num_envs must be an integer, got True \(bool\)$"):
+            type(make(1))(True)
+    # Cast to int64, 2^64 - 1 read as action -1.
+    with pytest.raises(ValueError, match=r"^action 18446744073709551615 is out of range$"):
+        env.step(np.array([0, 2**64 - 1], dtype=np.uint64))
+    with pytest.raises(ValueError, match=r"^seed -1 is out of range \(0..2\*\*64\)$"):
+        env.reset(seed=-1)
     with pytest.raises(ValueError, match="seed"):
         env.reset(seed=[1, 2])
     # A NumPy integer seed is the same seed (Gymnasium's seeding refused it).

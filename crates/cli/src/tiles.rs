@@ -162,7 +162,7 @@ pub struct SolveArgs {
     #[command(flatten)]
     search: SearchArgs,
     /// Tray slots (default: the file's, else 7).
-    #[arg(long, value_name = "C", value_parser = clap::value_parser!(u8).range(1..=64))]
+    #[arg(long, value_name = "C", value_parser = clap::value_parser!(u8).range(3..=64))]
     capacity: Option<u8>,
     #[command(flatten)]
     output: OutputArgs,
@@ -177,7 +177,7 @@ pub struct CheckArgs {
     #[arg(value_name = "CLICKS_FILE")]
     clicks: PathBuf,
     /// Tray slots (default: the file's, else 7).
-    #[arg(long, value_name = "C", value_parser = clap::value_parser!(u8).range(1..=64))]
+    #[arg(long, value_name = "C", value_parser = clap::value_parser!(u8).range(3..=64))]
     capacity: Option<u8>,
     #[command(flatten)]
     output: OutputArgs,

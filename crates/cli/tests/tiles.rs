@@ -37,13 +37,19 @@ fn solves_the_real_level_and_check_accepts_the_clicks() {
 #[test]
 fn check_names_illegal_and_losing_clicks_and_exits_1() {
     let dir = TempDir::new("check");
-    // A column of three 1s over three 2s, top first: tiles 0..6.
-    let tiles: Vec<String> = [1, 1, 1, 2, 2, 2]
-        .iter()
-        .enumerate()
-        .map(|(i, k)| format!(r#"{{"type":{k},"layer":{},"x":0,"y":0}}"#, 5 - i))
-        .collect();
-    let level = dir.file("col.json", &format!(r#"{{"tiles":[{}]}}"#, tiles.join(",")));
+    // A column of tiles of these types, top first: tiles 0, 1, ….
+    let column = |name: &str, kinds: &[u32]| {
+        let tiles: Vec<String> = kinds
+            .iter()
+            .enumerate()
+            .map(|(i, k)| {
+                let layer = kinds.len() - 1 - i;
+                format!(r#"{{"type":{k},"layer":{layer},"x":0,"y":0}}"#)
+            })
+            .collect();
+        dir.file(name, &format!(r#"{{"tiles":[{}]}}"#, tiles.join(",")))
+    };
+    let level = column("col.json", &[1, 1, 1, 2, 2, 2]);
     assert_wins(&level, &dir.file("win.txt", "0 1 2 3 4 5"));
     let o = arcade(&["tiles", "check", &level, &dir.file("bad.txt", "0 2")]);
     assert_eq!(o.status.code(), Some(1));
@@ -66,14 +72,15 @@ fn check_names_illegal_and_losing_clicks_and_exits_1() {
     assert_eq!(v["legal"], true);
     assert_eq!(v["won"], false);
     assert_eq!(v["ending"]["result"], "unfinished");
-    // With a 2-slot tray the second tile already fills it.
+    // With a 3-slot tray three different types fill it.
+    let mixed = column("mixed.json", &[1, 2, 3, 1, 2, 3, 1, 2, 3]);
     let o = arcade(&[
         "tiles",
         "check",
-        &level,
-        &dir.file("w.txt", "0 1 2 3 4 5"),
+        &mixed,
+        &dir.file("w.txt", "0 1 2 3 4 5 6 7 8"),
         "--capacity",
-        "2",
+        "3",
     ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stdout).contains("loses"));

@@ -119,7 +119,7 @@ impl BattleCore {
     fn ai_action(&mut self, py: Python<'_>, ai_name: &str) -> PyResult<usize> {
         let ai = ai(ai_name)?;
         if self.battle.is_over() {
-            return Err(value_error("the game is over"));
+            return Err(value_error("the game is over: reset it first"));
         }
         let seat = self.battle.to_move();
         let (view, rng) = (self.battle.view(), &mut self.rngs[seat]);

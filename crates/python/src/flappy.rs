@@ -184,6 +184,12 @@ impl FlappyCore {
         self.env.frames()
     }
 
+    /// Crashed or truncated.
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.env.is_over()
+    }
+
     fn text(&self) -> String {
         render::text(&self.env)
     }

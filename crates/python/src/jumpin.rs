@@ -124,7 +124,7 @@ impl JumpinPlay {
     /// after the end, is an error.
     fn click(&mut self, action: i64) -> Result<(bool, bool), String> {
         if self.over() {
-            return Err("the episode is over".into());
+            return Err("the game is over: reset it first".into());
         }
         let a = usize::try_from(action)
             .ok()

@@ -39,6 +39,8 @@ struct MinesGame {
     seed: u64,
     game: Option<arcade_mines::Game>,
     opened: Vec<usize>,
+    /// Reveals so far, wasted ones included: see [`MinesGame::over`].
+    steps: usize,
 }
 
 impl MinesGame {
@@ -48,6 +50,7 @@ impl MinesGame {
             seed,
             game: None,
             opened: Vec::new(),
+            steps: 0,
         }
     }
 
@@ -59,12 +62,22 @@ impl MinesGame {
         self.game.as_ref().map_or(Status::Playing, |g| g.status())
     }
 
+    /// Won, lost, or truncated: a game may take as many steps as the board
+    /// has cells. One that never reveals a revealed cell ends before that
+    /// (a board has at most cells − 1 safe cells), so only an agent stuck
+    /// on revealed cells is cut off, rather than playing forever.
+    fn over(&self) -> bool {
+        self.status() != Status::Playing || self.steps >= self.cells()
+    }
+
     /// Reveals `cell`: +1 for the win, −1 for a mine, 0 otherwise; revealing
-    /// a revealed cell does nothing.
+    /// a revealed cell does nothing but count as a step. Returns (reward,
+    /// terminated, truncated).
     fn reveal(&mut self, cell: usize) -> Result<(f64, bool, bool), String> {
-        if self.status() != Status::Playing {
+        if self.over() {
             return Err("the game is over: reset it first".into());
         }
+        self.steps += 1;
         let grid = self.config.level.grid();
         if self.game.is_none() {
             let board = Board::generate(
@@ -81,7 +94,7 @@ impl MinesGame {
         Ok(match game.reveal(cell, &mut self.opened) {
             Status::Won => (1.0, true, false),
             Status::Lost => (-1.0, true, false),
-            Status::Playing => (0.0, false, false),
+            Status::Playing => (0.0, false, self.steps >= self.cells()),
         })
     }
 
@@ -94,7 +107,7 @@ impl MinesGame {
             let (x, y) = self.config.rule.default_first(grid);
             return Ok(Some(grid.index(x, y)));
         }
-        if self.status() != Status::Playing {
+        if self.over() {
             return Ok(None);
         }
         let view = self.view();
@@ -130,7 +143,7 @@ impl MinesGame {
                 Cell::Number(n) => n as i8,
                 Cell::Mine => FLAGGED,
             };
-            mask[i] = i8::from(cell == Cell::Hidden && self.status() == Status::Playing);
+            mask[i] = i8::from(cell == Cell::Hidden && !self.over());
         }
     }
 }

@@ -73,12 +73,12 @@ fn move_median_rows<'py>(
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let (rows, n) = a.as_array().dim();
     // Signed, so that a negative window gets the message below too.
-    if window < 1 || window as u64 > n.max(1) as u64 {
+    if window < 1 || window as u64 > n as u64 {
         // bottleneck.move_median's message word for word (its grammar too),
-        // so code that matches on it keeps working with the drop-in.
+        // so code that matches on it keeps working with the drop-in; as
+        // there, an empty axis takes no window.
         return Err(value_error(format!(
-            "Moving window (={window}) must between 1 and {}, inclusive",
-            n.max(1)
+            "Moving window (={window}) must between 1 and {n}, inclusive"
         )));
     }
     if min_count < 1 || min_count > window {

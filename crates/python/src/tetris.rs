@@ -844,6 +844,10 @@ fn tetris_play(
     let weights = Weights::resolve(ai).map_err(value_error)?;
     let kind: Randomizer = pieces.parse().map_err(value_error)?;
     let board = Board::new(width, height).map_err(value_error)?;
+    if max_pieces == Some(0) {
+        // As `Tetris-v0(max_pieces=0)` and `--max-pieces 0`: a game of no piece.
+        return Err(value_error("max_pieces must be at least 1"));
+    }
     let limits = arcade_tetris::Limits {
         max_pieces,
         max_lines: None,

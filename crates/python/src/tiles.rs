@@ -182,7 +182,7 @@ impl TilesPlay {
     /// or a click after the end, is an error.
     fn click(&mut self, action: i64) -> Result<(usize, bool, bool), String> {
         if !self.playing() {
-            return Err(PlayError::Over.to_string());
+            return Err("the game is over: reset it first".into());
         }
         let n = self.tiles();
         let tile = usize::try_from(action)

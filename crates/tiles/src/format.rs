@@ -176,7 +176,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn writing_then_reading_gives_the_same_level(tiles in arb_tiles(20, 5), cap in 1usize..10) {
+        fn writing_then_reading_gives_the_same_level(tiles in arb_tiles(20, 5), cap in 3usize..10) {
             let level = Level::new(tiles, cap).unwrap();
             let meta = serde_json::json!({"seed": 3});
             let back = parse_arcade(&to_json(&level, &meta), None).unwrap();

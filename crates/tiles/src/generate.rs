@@ -19,7 +19,7 @@
 
 use crate::check::replay;
 use crate::layout::{Classic, LayoutError, assemble};
-use crate::level::Level;
+use crate::level::{Level, MAX_CAPACITY, MIN_CAPACITY};
 use arcade_core::Rng;
 use serde::Serialize;
 
@@ -42,7 +42,9 @@ pub enum GenerateError {
     Layout(#[from] LayoutError),
     #[error("difficulty must be between 0 and 1, got {0}")]
     Difficulty(f64),
-    #[error("tray capacity must be from 3 (for a triple to vanish) to 64, got {0}")]
+    #[error(
+        "tray capacity must be from {MIN_CAPACITY} (for a triple to vanish) to {MAX_CAPACITY}, got {0}"
+    )]
     Capacity(usize),
     #[error("DE-swap needs --de-generations >= 1, --de-population >= 4 and --de-swaps >= 1")]
     DeSettings,

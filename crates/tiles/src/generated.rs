@@ -11,7 +11,7 @@ use crate::format::{parse_arcade, to_json};
 use crate::generate::{GenerateError, construct, tray_profile};
 use crate::greedy::play_greedy;
 use crate::layout::Classic;
-use crate::level::{Level, MAX_CAPACITY};
+use crate::level::{Level, MAX_CAPACITY, MIN_CAPACITY};
 use crate::load::LoadError;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -145,10 +145,10 @@ pub enum VerifyError {
     Refuted,
 }
 
-/// Checks the tray size a generator can fill: 3 for a triple, at most
-/// [`MAX_CAPACITY`].
+/// Checks the tray size a generator can fill: the range a level may ask
+/// for ([`MIN_CAPACITY`] to [`MAX_CAPACITY`]).
 pub fn check_capacity(capacity: usize) -> Result<(), GenerateError> {
-    if (3..=MAX_CAPACITY).contains(&capacity) {
+    if (MIN_CAPACITY..=MAX_CAPACITY).contains(&capacity) {
         Ok(())
     } else {
         Err(GenerateError::Capacity(capacity))

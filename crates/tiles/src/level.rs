@@ -10,6 +10,8 @@ use std::sync::Arc;
 
 /// Default tray size of Sheep a Sheep.
 pub const DEFAULT_CAPACITY: usize = 7;
+/// Smallest tray a level may ask for: below 3, no triple can ever vanish.
+pub const MIN_CAPACITY: usize = 3;
 /// Largest tray a level may ask for.
 pub const MAX_CAPACITY: usize = 64;
 /// Largest level accepted.
@@ -62,7 +64,9 @@ impl Tile {
 /// Why a set of tiles is not a level.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LevelError {
-    #[error("tray capacity must be between 1 and {MAX_CAPACITY}, got {0}")]
+    #[error(
+        "tray capacity must be from {MIN_CAPACITY} (for a triple to vanish) to {MAX_CAPACITY}, got {0}"
+    )]
     Capacity(usize),
     #[error("a level holds at most {MAX_TILES} tiles, got {0}")]
     TooManyTiles(usize),
@@ -139,7 +143,7 @@ impl Lists {
 impl Level {
     /// Builds a level, checking sizes and computing who covers whom.
     pub fn new(tiles: Vec<Tile>, capacity: usize) -> Result<Level, LevelError> {
-        if !(1..=MAX_CAPACITY).contains(&capacity) {
+        if !(MIN_CAPACITY..=MAX_CAPACITY).contains(&capacity) {
             return Err(LevelError::Capacity(capacity));
         }
         if tiles.len() > MAX_TILES {
@@ -218,7 +222,7 @@ impl Level {
 
     /// The same tiles with another tray size.
     pub fn with_capacity(&self, capacity: usize) -> Result<Level, LevelError> {
-        if !(1..=MAX_CAPACITY).contains(&capacity) {
+        if !(MIN_CAPACITY..=MAX_CAPACITY).contains(&capacity) {
             return Err(LevelError::Capacity(capacity));
         }
         Ok(Level {
@@ -424,7 +428,13 @@ pub(crate) mod tests {
                 h: 2
             }
         );
-        assert_eq!(Level::new(vec![], 0).unwrap_err(), LevelError::Capacity(0));
+        for refused in [0, 2, 65] {
+            assert_eq!(
+                Level::new(vec![], refused).unwrap_err(),
+                LevelError::Capacity(refused)
+            );
+        }
+        assert!(Level::new(vec![], 3).is_ok() && Level::new(vec![], 64).is_ok());
         assert!(Level::new(vec![], 7).unwrap().is_empty());
     }
 
