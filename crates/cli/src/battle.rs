@@ -20,10 +20,10 @@ pub struct BattleArgs {
     /// Player B: rule, greedy, ev or human.
     #[arg(long, value_parser = parse_player, value_name = "AI")]
     b: Player,
-    /// Games to play (even); each layout is played twice, once with each AI
-    /// first.
-    #[arg(long, default_value_t = 1000, value_parser = crate::run_options::count)]
-    games: u64,
+    /// Games to play (even) between two AIs; each layout is played twice,
+    /// once with each AI first [default: 1000].
+    #[arg(long, value_parser = crate::run_options::count)]
+    games: Option<u64>,
     /// Master seed: layout j is that of seed derive(S, j).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -57,26 +57,34 @@ pub fn run(a: BattleArgs) -> Result<()> {
     .map_err(|e| bad_input(anyhow!("--level/--target: {e}")))?;
     match (a.a, a.b) {
         (Player::Ai(x), Player::Ai(y)) => arena(&a, rules, x, y),
-        (x, y) => interactive(rules, [x, y], a.seed),
+        (x, y) => {
+            // A person plays one game at the terminal: these would be ignored.
+            if a.games.is_some() || a.output.json {
+                return Err(bad_input(anyhow!(
+                    "--games and --json are for a match between two AIs; a game with a human is one game at the terminal"
+                )));
+            }
+            interactive(rules, [x, y], a.seed)
+        }
     }
 }
 
 fn arena(args: &BattleArgs, rules: Rules, a: Ai, b: Ai) -> Result<()> {
-    if args.games % 2 == 1 {
+    let games = args.games.unwrap_or(1000);
+    if games % 2 == 1 {
         return Err(bad_input(anyhow!(
-            "--games must be a positive even number (each layout is played once with each AI first), found {}",
-            args.games
+            "--games must be a positive even number (each layout is played once with each AI first), found {games}"
         )));
     }
     let cfg = MatchConfig {
         rules,
         a,
         b,
-        games: args.games,
+        games,
         seed: args.seed,
     };
     let output = args.output;
-    let progress = output.progress(args.games, "games");
+    let progress = output.progress(games, "games");
     let report = args.run.install(|| run_match(&cfg, &progress));
     progress.finish();
     output.emit(&report.map_err(|e| anyhow!("an AI failed: {e}"))?)

@@ -122,6 +122,15 @@ fn bad_arguments_are_one_line_errors() {
             vec!["--a", "ev", "--b", "rule", "--games", "3"],
             "positive even number",
         ),
+        // They were silently ignored: a person plays one game, as text.
+        (
+            vec!["--a", "human", "--b", "ev", "--games", "10"],
+            "--games and --json are for a match between two AIs",
+        ),
+        (
+            vec!["--a", "ev", "--b", "human", "--json"],
+            "--games and --json are for a match between two AIs",
+        ),
         (
             vec!["--a", "ev", "--b", "rule", "--level", "16x16"],
             "--level",

@@ -8,7 +8,8 @@
 //! - [`checkpoint`]: atomic JSON save and validated load for resumable runs;
 //! - [`input`]: bounded reading of user files and standard input;
 //! - [`optim`]: black-box optimizers (noisy CEM, DE/rand/1/bin, PSO) whose state
-//!   can be checkpointed and resumed.
+//!   can be checkpointed and resumed;
+//! - [`text`]: wording shared by the text reports.
 
 pub mod checkpoint;
 pub mod input;
@@ -17,5 +18,6 @@ pub mod progress;
 pub mod rng;
 pub mod runner;
 pub mod stats;
+pub mod text;
 
 pub use rng::{Rng, derive_seed, splitmix64};

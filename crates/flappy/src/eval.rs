@@ -10,6 +10,7 @@ use crate::viability::Depths;
 use arcade_core::progress::Progress;
 use arcade_core::runner::fold_episodes;
 use arcade_core::stats::Tally;
+use arcade_core::text::counted;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::Range;
@@ -222,8 +223,11 @@ impl fmt::Display for EvalReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{}: {} episodes (seed {}, cap {} pipes)",
-            self.policy, self.episodes, self.seed, self.cap
+            "{}: {} (seed {}, cap {})",
+            self.policy,
+            counted(self.episodes, "episode"),
+            self.seed,
+            counted(self.cap, "pipe")
         )?;
         let median = self
             .median_pipes

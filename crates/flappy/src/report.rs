@@ -7,6 +7,7 @@ use crate::episode::{Outcome, eval_seed};
 use crate::policy::{Greedy, Heuristic, Oracle};
 use crate::train::{TrainConfig, TrainSummary};
 use crate::viability::{Depths, HEIGHTS, SPEEDS};
+use arcade_core::text::counted;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::Instant;
@@ -90,10 +91,10 @@ impl fmt::Display for BenchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{}: {} frames ({} episodes) in {:.2} s on one thread: {:.1} M frames/s",
+            "{}: {} frames ({}) in {:.2} s on one thread: {:.1} M frames/s",
             self.policy,
             self.frames,
-            self.episodes,
+            counted(self.episodes, "episode"),
             self.seconds,
             self.frames_per_sec / 1e6
         )
@@ -228,13 +229,13 @@ impl fmt::Display for TrainReport {
         };
         writeln!(
             f,
-            "{} after {} iterations in {:.0} s ({} frames): best validation mean {:.1} pipes over {} episodes capped at {}{solved}; policy in {}",
+            "{} after {} in {:.0} s ({} frames): best validation mean {:.1} pipes over {} capped at {}{solved}; policy in {}",
             self.method.as_str(),
-            self.iterations,
+            counted(self.iterations, "iteration"),
             self.seconds,
             self.frames,
             self.best_validation,
-            self.validation_episodes,
+            counted(self.validation_episodes, "episode"),
             self.validation_cap,
             self.out
         )

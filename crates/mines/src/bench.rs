@@ -12,6 +12,7 @@ use crate::solver::{Config, Solver, Strength};
 use arcade_core::progress::Progress;
 use arcade_core::runner::fold_episodes;
 use arcade_core::stats::wilson95;
+use arcade_core::text::counted;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::Range;
@@ -171,7 +172,7 @@ impl fmt::Display for BenchReport {
         let r = self;
         writeln!(
             f,
-            "{} ({}x{}/{}), rule {}, first click ({},{}), solver {}, {} games, seed {}",
+            "{} ({}x{}/{}), rule {}, first click ({},{}), solver {}, {}, seed {}",
             r.level,
             r.width,
             r.height,
@@ -180,7 +181,7 @@ impl fmt::Display for BenchReport {
             r.first[0],
             r.first[1],
             r.strength.name(),
-            r.games,
+            counted(r.games, "game"),
             r.seed
         )?;
         writeln!(
@@ -199,8 +200,8 @@ impl fmt::Display for BenchReport {
         )?;
         writeln!(
             f,
-            "  speed   {} games in {:.2} s: {:.0} games/s on {} thread{}",
-            r.games,
+            "  speed   {} in {:.2} s: {:.0} games/s on {} thread{}",
+            counted(r.games, "game"),
             r.seconds,
             r.games_per_sec,
             r.threads,

@@ -149,17 +149,21 @@ impl fmt::Display for AnalyzeReport {
                 list(cells)
             )?;
         }
-        writeln!(f, "mine probabilities in % (numbers and * as given):")?;
+        writeln!(
+            f,
+            "mine probabilities of the hidden cells (numbers and * as given):"
+        )?;
         for (y, row) in self.probabilities.iter().enumerate() {
             for (x, p) in row.iter().enumerate() {
+                // The % keeps a revealed 1 apart from a hidden cell's 1%.
                 let text = match p {
-                    Some(p) => percent(*p),
+                    Some(p) => format!("{}%", percent(*p)),
                     None => self.shown(x, y).to_string(),
                 };
                 if self.best == Some([x, y]) {
-                    write!(f, "[{text:>3}]")?;
+                    write!(f, "[{text:>4}]")?;
                 } else {
-                    write!(f, " {text:>3} ")?;
+                    write!(f, " {text:>4} ")?;
                 }
             }
             writeln!(f)?;
@@ -211,7 +215,7 @@ mod tests {
         assert_eq!(keys.len(), 11);
         let text = r.to_string();
         assert!(text.contains("best move: (2,0), mine probability 0.0000 (certainly safe)"));
-        assert!(text.contains("   1  100 [  0]"), "{text}");
+        assert!(text.contains("    1  100% [  0%]"), "{text}");
     }
 
     #[test]

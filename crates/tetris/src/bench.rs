@@ -16,6 +16,7 @@ use crate::source::{PieceSource, Randomizer};
 use arcade_core::progress::Progress;
 use arcade_core::runner::fold_episodes;
 use arcade_core::stats::{Tally, exponential_mean95};
+use arcade_core::text::counted;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::Range;
@@ -197,8 +198,12 @@ impl fmt::Display for BenchReport {
         };
         writeln!(
             f,
-            "{} on {} ({mode}{preview}, {} pieces), {} games, seed {}",
-            r.ai, r.board, r.randomizer, r.games, r.seed
+            "{} on {} ({mode}{preview}, {} pieces), {}, seed {}",
+            r.ai,
+            r.board,
+            r.randomizer,
+            counted(r.games, "game"),
+            r.seed
         )?;
         let median = r.median_lines.map_or("-".into(), |m| format!("{m:.1}"));
         writeln!(
@@ -209,26 +214,27 @@ impl fmt::Display for BenchReport {
         if r.capped_games > 0 {
             writeln!(
                 f,
-                "  {} of {} games stopped at the cap",
-                r.capped_games, r.games
+                "  {} of {} stopped at the cap",
+                r.capped_games,
+                counted(r.games, "game")
             )?;
         }
         if let Some(e) = &r.if_exponential {
             let show = |x: Option<f64>| x.map_or("unbounded".into(), |x| format!("{x:.1}"));
             writeln!(
                 f,
-                "  if game lengths are exponential: mean {}  95% CI [{:.1}, {}]  ({} games ended in {} lines)",
+                "  if game lengths are exponential: mean {}  95% CI [{:.1}, {}]  ({} ended in {})",
                 show(e.mean_lines),
                 e.ci95_low,
                 show(e.ci95_high),
-                e.ended_games,
-                e.total_lines
+                counted(e.ended_games, "game"),
+                counted(e.total_lines, "line")
             )?;
         }
         writeln!(
             f,
-            "  speed   {} pieces in {:.2} s: {:.0} pieces/s on {} thread{}",
-            r.pieces,
+            "  speed   {} in {:.2} s: {:.0} pieces/s on {} thread{}",
+            counted(r.pieces, "piece"),
             r.seconds,
             r.pieces_per_sec,
             r.threads,

@@ -6,6 +6,7 @@ use crate::piece::Piece;
 use crate::player::Player;
 use crate::rules::Rules;
 use crate::source::PieceSource;
+use arcade_core::text::counted;
 use serde::{Deserialize, Serialize};
 
 /// Optional caps on a game's length.
@@ -305,11 +306,11 @@ impl std::fmt::Display for PlayReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(
             f,
-            "{} on {}: {} lines, {} pieces in {:.2} s ({:.0} pieces/s); clears 1/2/3/4: {:?}; ended: {}",
+            "{} on {}: {}, {} in {:.2} s ({:.0} pieces/s); clears 1/2/3/4: {:?}; ended: {}",
             self.ai,
             self.board,
-            self.lines,
-            self.pieces,
+            counted(self.lines, "line"),
+            counted(self.pieces, "piece"),
             self.seconds,
             self.pieces_per_sec,
             self.clears,

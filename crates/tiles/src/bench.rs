@@ -12,6 +12,7 @@ use crate::level::Level;
 use arcade_core::progress::Progress;
 use arcade_core::runner::fold_episodes;
 use arcade_core::stats::{Tally, wilson95};
+use arcade_core::text::counted;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::Range;
@@ -453,8 +454,8 @@ impl fmt::Display for BenchTable {
         };
         writeln!(
             f,
-            "{} levels per row, {} types × {} groups = {} tiles, tray {}, levels: {}{}, seed {}",
-            first.levels,
+            "{} per row, {} types × {} groups = {} tiles, tray {}, levels: {}{}, seed {}",
+            counted(first.levels, "level"),
             first.types,
             first.groups,
             first.tiles,

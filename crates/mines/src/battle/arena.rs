@@ -7,6 +7,7 @@ use crate::frontier::SolveError;
 use arcade_core::progress::Progress;
 use arcade_core::runner::fold_episodes;
 use arcade_core::stats::wilson95;
+use arcade_core::text::counted;
 use arcade_core::{Rng, derive_seed};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -245,8 +246,13 @@ impl fmt::Display for MatchReport {
         let r = self;
         writeln!(
             f,
-            "{} vs {} on {} (first to {}), {} games with seats alternating, seed {}",
-            r.a, r.b, r.board, r.target, r.games, r.seed
+            "{} vs {} on {} (first to {}), {} with seats alternating, seed {}",
+            r.a,
+            r.b,
+            r.board,
+            r.target,
+            counted(r.games, "game"),
+            r.seed
         )?;
         writeln!(
             f,
@@ -270,8 +276,8 @@ impl fmt::Display for MatchReport {
         )?;
         writeln!(
             f,
-            "  speed   {} games in {:.2} s: {:.1} games/s on {} thread{}",
-            r.games,
+            "  speed   {} in {:.2} s: {:.1} games/s on {} thread{}",
+            counted(r.games, "game"),
             r.seconds,
             r.games_per_sec,
             r.threads,

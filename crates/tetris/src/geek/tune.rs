@@ -17,6 +17,7 @@ use crate::movegen::MoveMode;
 use crate::rules::Rules;
 use arcade_core::optim::{Generation, Method, Run, Setup, Start};
 use arcade_core::progress::Progress;
+use arcade_core::text::counted;
 use serde::{Deserialize, Serialize};
 
 /// Most beam widths one candidate is scored at.
@@ -191,9 +192,9 @@ impl std::fmt::Display for TuneReport {
         let weights = serde_json::to_string_pretty(&self.weights).map_err(|_| std::fmt::Error)?;
         writeln!(
             f,
-            "wrote {} after {} generations ({:.1} s this session): score {:.0} on the first {} pieces at {}",
+            "wrote {} after {} ({:.1} s this session): score {:.0} on the first {} pieces at {}",
             self.out,
-            self.generations,
+            counted(self.generations, "generation"),
             self.seconds,
             self.score,
             self.pieces,
