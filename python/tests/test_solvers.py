@@ -365,6 +365,10 @@ def test_tiles_generate_solve_and_check():
     # The CLI's bound on layers holds here too (the library checks it).
     with pytest.raises(ValueError, match=r"^layers 1000000 is out of range \(1..=200\)$"):
         ak.tiles_generate(layers=10**6)
+    # The one message for a tray size, as TilesEnv and tiles_check give it.
+    for bad in (2, 65):
+        with pytest.raises(ValueError, match=rf"^tray capacity must be from 3 \(for a triple to vanish\) to 64, got {bad}$"):
+            ak.tiles_generate(capacity=bad)
     level, report = ak.tiles_generate(layers=6, types=6, groups=2, seed=3, verify_seconds=5)
     assert report["verdict"] == "solved"
     solved = ak.tiles_solve(level)

@@ -420,11 +420,7 @@ fn tiles_generate(
         groups,
     };
     shape.validate().map_err(value_error)?;
-    if !(3..=64).contains(&capacity) {
-        return Err(value_error(format!(
-            "capacity {capacity} is out of range (3..=64)"
-        )));
-    }
+    arcade_tiles::generated::check_capacity(capacity).map_err(value_error)?;
     if !(0.0..=1.0).contains(&difficulty) {
         return Err(value_error(format!(
             "difficulty {difficulty} is out of range (0..=1)"
