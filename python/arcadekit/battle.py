@@ -105,11 +105,7 @@ class MinesBattleEnv(AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        cells = self.action_spaces[agent].n
-        cell = action_index(action, cells)
-        if not 0 <= cell < cells:
-            raise ValueError(f"action {cell} is out of range (0..{cells})")
-        captured = self._core.play(cell)
+        captured = self._core.play(action_index(action, self.action_spaces[agent].n))
         if captured:
             self.rewards[agent] += self._capture_reward
         if self._core.is_over:

@@ -404,12 +404,12 @@ def test_minesweeper_truncates_an_agent_stuck_on_revealed_cells():
     played one episode forever; it is truncated after width × height steps."""
     env = arcadekit.MinesweeperEnv(level="5x4/3")
     for seed in range(20):
-        grid, info = env.reset(seed=seed)
-        _, _, terminated, truncated, info = env.step(0)
+        env.reset(seed=seed)
+        grid, _, terminated, truncated, info = env.step(0)
         if not terminated:
             break
     assert not terminated, "some seed must leave the game running after the first click"
-    revealed = int(np.flatnonzero(np.asarray(env._core.observe()[0]).ravel() >= 0)[0])
+    revealed = int(np.flatnonzero(grid.ravel() >= 0)[0])
     outcomes = [env.step(revealed)[2:4] for _ in range(18)]
     assert outcomes == [(False, False)] * 18 and info["status"] == "playing"
     _, reward, terminated, truncated, info = env.step(revealed)  # the 20th step

@@ -95,7 +95,7 @@ impl BattleCore {
         replay::play_back(&moves, |mv| {
             match Ai::ALL.into_iter().find(|&a| ai_draw(a) == mv) {
                 Some(ai) => self.ai_action(py, ai.name()).map(drop),
-                None => self.play(mv as usize).map(drop),
+                None => self.play(i64::from(mv)).map(drop),
             }
         })
     }
@@ -107,8 +107,11 @@ impl BattleCore {
         self.replay.restart(seed);
     }
 
-    /// Clicks `cell` for the player to move: True if it captured a mine.
-    fn play(&mut self, cell: usize) -> PyResult<bool> {
+    /// Clicks `cell` for the player to move: True if it captured a mine. A
+    /// cell off the board is an error, worded as every core words it.
+    fn play(&mut self, cell: i64) -> PyResult<bool> {
+        let cells = self.rules.level.width * self.rules.level.height;
+        let cell = crate::mines::check_cell(cells, cell).map_err(value_error)?;
         let turn = self.battle.play(cell).map_err(value_error)?;
         self.replay.record(cell as u32); // a cell of the board
         Ok(turn == arcade_mines::battle::Turn::Captured)

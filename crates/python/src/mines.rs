@@ -94,7 +94,7 @@ impl MinesGame {
         Ok(match game.reveal(cell, &mut self.opened) {
             Status::Won => (1.0, true, false),
             Status::Lost => (-1.0, true, false),
-            Status::Playing => (0.0, false, self.steps >= self.cells()),
+            Status::Playing => (0.0, false, self.over()),
         })
     }
 
@@ -148,7 +148,7 @@ impl MinesGame {
     }
 }
 
-fn check_cell(cells: usize, action: i64) -> Result<usize, String> {
+pub(crate) fn check_cell(cells: usize, action: i64) -> Result<usize, String> {
     usize::try_from(action)
         .ok()
         .filter(|&a| a < cells)
