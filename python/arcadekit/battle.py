@@ -20,6 +20,7 @@ from pettingzoo import AECEnv
 
 from ._action import action_index
 from ._native import native as _ak
+from ._options import checked
 from ._seeding import checked_seed, engine_seed, require_reset
 
 
@@ -43,6 +44,7 @@ class MinesBattleEnv(AECEnv):
 
     metadata = {"render_modes": ["ansi"], "name": "arcadekit_mines_battle_v0", "is_parallelizable": False}
 
+    @checked
     def __init__(self, level: str = "contest", target: Optional[int] = None,
                  capture_reward: float = 0.0, render_mode: Optional[str] = None):
         super().__init__()
@@ -50,8 +52,7 @@ class MinesBattleEnv(AECEnv):
             raise ValueError(f"unknown render_mode {render_mode!r} (expected ansi)")
         self._core = _ak.BattleCore(level, target)
         self.render_mode = render_mode
-        real = isinstance(capture_reward, (int, float, np.integer, np.floating))
-        if not real or isinstance(capture_reward, (bool, np.bool_)) or not math.isfinite(capture_reward):
+        if not math.isfinite(capture_reward):  # its type is checked by @checked
             raise ValueError(f"capture_reward must be a finite number, got {capture_reward!r}")
         self._capture_reward = float(capture_reward)
         self.possible_agents = ["player_0", "player_1"]

@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from ._action import action_index
 from ._native import native as _ak
-from ._options import flag
+from ._options import checked, flag
 from ._render import flappy_frame
 from ._seeding import checked_seed, engine_seed, no_options, require_reset
 
@@ -31,6 +31,7 @@ class FlappyEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 30}
 
+    @checked
     def __init__(
         self,
         extended: bool = False,

@@ -11,6 +11,7 @@ from gymnasium import spaces
 from ._action import action_index
 from ._native import named
 from ._native import native as _ak
+from ._options import checked
 from ._render import jumpin_frame
 from ._seeding import checked_seed, engine_seed, int_option, require_reset
 
@@ -57,6 +58,7 @@ class JumpInEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
 
+    @checked
     def __init__(
         self,
         puzzles: Union[str, int] = "official",
@@ -69,9 +71,12 @@ class JumpInEnv(gym.Env):
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r} (expected ansi or rgb_array)")
-        if not (isinstance(max_moves, (int, np.integer)) and not isinstance(max_moves, bool) and max_moves >= 1):
+        if max_moves < 1:  # its type, and the counts', are checked by @checked
             raise ValueError(f"max_moves must be a positive integer, got {max_moves!r}")
         max_moves = int(max_moves)
+        for name, count in [("moves", moves), ("rabbits", rabbits), ("foxes", foxes), ("mushrooms", mushrooms)]:
+            if count < 0:  # refused even where only generated puzzles would read it
+                raise ValueError(f"{name} must not be negative, got {count}")
         self._core = _ak.JumpinCore()
         self._generate = (moves, rabbits, foxes, mushrooms)
         self._puzzles = puzzles

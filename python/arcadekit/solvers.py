@@ -11,6 +11,7 @@ from typing import Callable, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ._native import native as _ak
+from ._options import checked
 
 __all__ = [
     "move_median",
@@ -58,6 +59,7 @@ def move_median(a, window: int, min_count: Optional[int] = None, axis: int = -1)
     return out.astype(np.float32) if arr.dtype == np.float32 else out
 
 
+@checked
 def sketch(
     image,
     depth: float = 10.0,
@@ -122,6 +124,7 @@ def _analysis(report: dict) -> dict:
     return report
 
 
+@checked
 def mines_analyze(position: Union[str, np.ndarray], mines: Optional[int] = None, strength: str = "standard") -> dict:
     """Exact mine probabilities of a Minesweeper position (``arcade mines analyze``).
 
@@ -137,17 +140,22 @@ def mines_analyze(position: Union[str, np.ndarray], mines: Optional[int] = None,
         raise TypeError("position must be arcade's text format (a str) or a grid (an array), got None")
     if mines is None:
         raise ValueError("give the board's mine count: mines_analyze(grid, mines)")
-    if not _is_integer(mines):
-        raise TypeError(f"mines must be an integer, got {mines!r} ({type(mines).__name__})")
     grid = _integers("grid", position, "(height, width)")
     return _analysis(json.loads(_ak.mines_analyze(grid, int(mines), strength)))
 
 
+@checked
 def mines_play(level: str = "expert", rule: str = "sfar", seed: int = 1, first: Optional[Tuple[int, int]] = None, strength: str = "standard") -> dict:
     """One seeded game played by the solver (``arcade mines play --json``)."""
+    if first is not None:
+        pair = not isinstance(first, (str, bytes)) and hasattr(first, "__len__") and len(first) == 2
+        if not (pair and all(_is_integer(v) for v in first)):
+            raise TypeError(f"first must be a cell (x, y) of two integers or None, got {first!r}")
+        first = (int(first[0]), int(first[1]))
     return json.loads(_ak.mines_play(level, rule, seed, first, strength))
 
 
+@checked
 def tetris_best_placement(board, piece: str, next: Optional[str] = None, ai: str = "bcts") -> Optional[Tuple[int, int, int]]:
     """Where a classic AI puts ``piece`` (a letter of IOTSZJL) on ``board``
     (0/1 cells, ``(height, width)``, top row first): ``(rotation, column,
@@ -161,6 +169,7 @@ def tetris_best_placement(board, piece: str, next: Optional[str] = None, ai: str
     return _ak.tetris_best_placement(np.ascontiguousarray(cells, dtype=np.uint8), piece, next, ai)
 
 
+@checked
 def tetris_play(ai: str = "bcts", width: int = 10, height: int = 20, seed: int = 1, pieces: str = "uniform", max_pieces: Optional[int] = None) -> dict:
     """One game by a classic AI (``arcade tetris play --json``)."""
     return json.loads(_ak.tetris_play(ai, width, height, seed, pieces, max_pieces))
@@ -177,6 +186,7 @@ def tetris_features() -> list:
     return list(_ak.tetris_features())
 
 
+@checked
 def tetris_weights(ai: str = "bcts") -> np.ndarray:
     """A classic AI's weights (a shipped name or a weights file), ``(12,)
     float64`` in the order of :func:`tetris_features`: the AI plays a legal
@@ -186,11 +196,13 @@ def tetris_weights(ai: str = "bcts") -> np.ndarray:
     return np.array(_ak.tetris_weights(ai), dtype=np.float64)
 
 
+@checked
 def geek_replay(record: str) -> dict:
     """Replays a Geek Challenge operation record (its text) and scores it."""
     return json.loads(_ak.geek_replay(record))
 
 
+@checked
 def geek_solve(
     out: str,
     beam: int = 1000,
@@ -230,16 +242,19 @@ def geek_solve(
             bar.close()
 
 
+@checked
 def jumpin_solve(puzzle: str) -> dict:
     """Shortest solution of a Jump In' challenge code or board text."""
     return json.loads(_ak.jumpin_solve(puzzle))
 
 
+@checked
 def jumpin_generate(moves: int, rabbits: int = 3, foxes: int = 2, mushrooms: int = 3, seed: int = 1) -> dict:
     """A Jump In' puzzle whose shortest solution takes ``moves`` moves."""
     return json.loads(_ak.jumpin_generate(moves, rabbits, foxes, mushrooms, seed))
 
 
+@checked
 def tiles_solve(level: str, solver: str = "exact", seconds: float = 10.0, nodes: Optional[int] = None, capacity: Optional[int] = None) -> dict:
     """Solves a Sheep a Sheep level (its JSON text, or ``"capture"`` for the
     real level 90031): ``"exact"`` proves it solvable or not within the
@@ -247,6 +262,7 @@ def tiles_solve(level: str, solver: str = "exact", seconds: float = 10.0, nodes:
     return json.loads(_ak.tiles_solve(level, solver, seconds, nodes, capacity))
 
 
+@checked
 def tiles_check(level: str, clicks: Sequence[int], capacity: Optional[int] = None) -> dict:
     """Replays ``clicks`` (tile ids) on a Sheep a Sheep level (JSON text or
     ``"capture"``)."""
@@ -259,6 +275,7 @@ def tiles_check(level: str, clicks: Sequence[int], capacity: Optional[int] = Non
     return json.loads(_ak.tiles_check(level, ids.tolist(), capacity))
 
 
+@checked
 def tiles_generate(layers: int = 26, types: int = 12, groups: int = 10, capacity: int = 7, difficulty: float = 0.5, seed: int = 1, verify_seconds: float = 10.0) -> Tuple[str, dict]:
     """A Sheep a Sheep level solvable by construction, verified by the exact
     solver: ``(level_json, report)``."""

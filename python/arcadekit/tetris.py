@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from ._action import action_index
 from ._native import native as _ak
-from ._options import flag
+from ._options import checked, flag
 from ._render import tetris_frame
 from ._seeding import checked_seed, engine_seed, no_options, require_reset
 
@@ -43,6 +43,7 @@ class TetrisEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 8}
 
+    @checked
     def __init__(
         self,
         width: int = 10,

@@ -10,6 +10,7 @@ from gymnasium import spaces
 
 from ._action import action_index
 from ._native import native as _ak
+from ._options import checked
 from ._render import tiles_frame, tiles_text
 from ._seeding import checked_seed, engine_seed, no_options, require_reset
 
@@ -57,6 +58,7 @@ class TilesEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
+    @checked
     def __init__(
         self,
         level: Optional[str] = None,

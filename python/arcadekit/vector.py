@@ -26,7 +26,7 @@ from gymnasium.vector.utils import batch_space
 
 from ._action import action_array, num_envs_count
 from ._native import native as _ak
-from ._options import flag
+from ._options import checked, flag
 from ._render import flappy_frame, jumpin_frame, mines_frame, tetris_frame, tiles_frame
 from ._seeding import checked_seed, no_options
 from .flappy import FlappyEnv
@@ -97,6 +97,7 @@ class TetrisVectorEnv(_RustVectorEnv):
     int8`` and ``infos["score"]`` each game's points this episode (rows
     cleared, or Geek points)."""
 
+    @checked
     def __init__(self, num_envs: int, width: int = 10, height: int = 20, pieces: str = "uniform",
                  scoring: str = "lines", next_piece: bool = True, max_pieces: Optional[int] = None,
                  seed: int = 0, render_mode: Optional[str] = None):
@@ -167,6 +168,7 @@ class FlappyVectorEnv(_RustVectorEnv):
     observations); copy what must outlive a step. A fifth of a step faster
     at 64 games (no fresh arrays). The default returns fresh arrays."""
 
+    @checked
     def __init__(self, num_envs: int, extended: bool = False, max_pipes: Optional[int] = None, seed: int = 0,
                  copy: bool = True, render_mode: Optional[str] = None):
         num_envs = num_envs_count(num_envs)
@@ -214,6 +216,7 @@ class MinesweeperVectorEnv(_RustVectorEnv):
     adds ``infos["probabilities"]``, ``(num_envs, H, W) float64``, every
     game's exact mine probabilities, computed on Rust threads."""
 
+    @checked
     def __init__(self, num_envs: int, level: str = "beginner", rule: str = "sfar", seed: int = 0,
                  render_mode: Optional[str] = None, probabilities: bool = False):
         num_envs = num_envs_count(num_envs)
@@ -251,6 +254,7 @@ class TilesVectorEnv(_RustVectorEnv):
     episode and ``infos["illegal_action"]`` a game ended by a covered or
     taken tile."""
 
+    @checked
     def __init__(self, num_envs: int, level: Optional[str] = None, layers: int = 26, types: int = 12,
                  groups: int = 10, capacity: Optional[int] = None, difficulty: float = 0.5,
                  reward: str = "triples", seed: int = 0, render_mode: Optional[str] = None):
@@ -299,6 +303,7 @@ class JumpInVectorEnv(_RustVectorEnv):
     ``infos["illegal_action"]`` per game. Unlike the single environment's,
     the infos leave out each puzzle's optimal length (a solve a step)."""
 
+    @checked
     def __init__(self, num_envs: int, puzzles="official", moves: int = 10, rabbits: int = 3,
                  foxes: int = 2, mushrooms: int = 3, max_moves: int = 200, seed: int = 0,
                  render_mode: Optional[str] = None):

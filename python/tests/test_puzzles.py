@@ -218,8 +218,8 @@ def test_jumpin_mask_actions_and_errors():
         (lambda: arcadekit.JumpInEnv(puzzles="generated", moves=0), "moves 0"),
         (lambda: arcadekit.JumpInEnv(max_moves=0), "max_moves"),
         (lambda: arcadekit.JumpInEnv().reset(options={"level": 3}), "reset options"),
-        (lambda: arcadekit.JumpInEnv(max_moves=True), r"max_moves must be a positive integer, got True"),
-        (lambda: arcadekit.JumpInEnv(max_moves=2.5), r"max_moves must be a positive integer, got 2.5"),
+        (lambda: arcadekit.JumpInEnv(max_moves=-3), r"^max_moves must be a positive integer, got -3$"),
+        (lambda: arcadekit.JumpInEnv(rabbits=-1), r"^rabbits must not be negative, got -1$"),
         # int() would have played challenge 2 and a 12-move puzzle.
         (lambda: arcadekit.JumpInEnv().reset(options={"challenge": 2.7}), r"^reset option challenge must be an integer, got 2.7$"),
         (lambda: arcadekit.JumpInEnv().reset(options={"moves": "12"}), r"^reset option moves must be an integer, got '12'$"),

@@ -1,7 +1,7 @@
 //! End-to-end checks of the `arcade` binary: exit statuses, one-line errors,
 //! JSON keys, and that tuned weights load back as an AI.
 
-use crate::common::{arcade, assert_bad_input, json, stderr, temp_dir};
+use crate::common::{arcade, assert_bad_input, json, stderr, stdout, temp_dir};
 
 #[test]
 fn malformed_board_unknown_ai_and_weights_typo_exit_2_with_one_line() {
@@ -68,6 +68,26 @@ fn bench_json_has_the_documented_keys() {
     let again = bench(&["--threads", "1"]);
     assert_eq!(again["mean_lines"], v["mean_lines"]);
     assert_eq!(again["pieces"], v["pieces"]);
+}
+
+/// One game has no interval: it printed [m, m], as if the mean were exact.
+#[test]
+fn one_game_has_no_interval() {
+    let args = [
+        "tetris", "bench", "--ai", "bcts", "--board", "6x8", "--games", "1",
+    ];
+    let v = json(&arcade(&[&args[..], &["--json"]].concat()));
+    assert_eq!(v["games"], 1);
+    assert!(v["ci95"].is_null(), "{v}");
+    let text = stdout(&arcade(&args));
+    assert!(
+        text.contains("1 game,") && text.contains("95% CI n/a"),
+        "{text}"
+    );
+    let two = json(&arcade(&[
+        "tetris", "bench", "--ai", "bcts", "--board", "6x8", "--games", "2", "--json",
+    ]));
+    assert_eq!(two["ci95"].as_array().map(Vec::len), Some(2), "{two}");
 }
 
 #[test]

@@ -86,6 +86,15 @@ impl Interval {
     }
 }
 
+/// A report's "95% CI [low, high]" with `decimals` places, or "95% CI n/a"
+/// when there were too few results for one ([`Tally::ci95`]).
+pub fn show_ci95(ci: Option<[f64; 2]>, decimals: usize) -> String {
+    match ci {
+        Some([low, high]) => format!("95% CI [{low:.decimals$}, {high:.decimals$}]"),
+        None => "95% CI n/a".to_string(),
+    }
+}
+
 /// 95% confidence interval of the mean (Student t).
 pub fn mean_ci95(xs: &[f64]) -> Interval {
     let m = mean(xs);
@@ -275,17 +284,19 @@ impl Tally {
 
     /// 95% interval of the mean (Student t), its low end at least 0: the
     /// results are counts, whose mean is never negative (a few spread-out
-    /// games gave intervals such as [−10,775, …] lines).
-    pub fn ci95(&self) -> Interval {
-        let m = self.mean();
+    /// games gave intervals such as [−10,775, …] lines). None under two
+    /// results, which say nothing about the spread (one game printed
+    /// [m, m], as if the mean were exact).
+    pub fn ci95(&self) -> Option<Interval> {
         if self.n < 2 {
-            return Interval { low: m, high: m };
+            return None;
         }
+        let m = self.mean();
         let h = t975(self.n as usize - 1) * self.std_dev() / (self.n as f64).sqrt();
-        Interval {
+        Some(Interval {
             low: (m - h).max(0.0),
             high: m + h,
-        }
+        })
     }
 
     /// The median, when the results were kept.
@@ -320,14 +331,26 @@ mod tests {
         assert!((all.std_dev() - std_dev(&f)).abs() < 1e-9 * std_dev(&f));
         assert_eq!(all.median(), Some(median(&f)));
         let ci = mean_ci95(&f);
-        assert!((all.ci95().low - ci.low).abs() < 1e-9 && (all.ci95().high - ci.high).abs() < 1e-9);
+        let tally_ci = all.ci95().unwrap();
+        assert!((tally_ci.low - ci.low).abs() < 1e-9 && (tally_ci.high - ci.high).abs() < 1e-9);
         // Two far-apart counts: the t interval reaches below 0, a count's
         // interval stops there.
         let mut spread = Tally::new();
         [0u64, 1000].iter().for_each(|&x| spread.push(x));
         assert!(mean_ci95(&[0.0, 1000.0]).low < 0.0);
-        assert_eq!(spread.ci95().low, 0.0);
-        assert!(spread.ci95().high > 1000.0);
+        let spread_ci = spread.ci95().unwrap();
+        assert_eq!(spread_ci.low, 0.0);
+        assert!(spread_ci.high > 1000.0);
+        // One result has no interval; an empty tally neither.
+        let mut one = Tally::new();
+        assert_eq!(one.ci95(), None);
+        one.push(7);
+        assert_eq!(one.ci95(), None);
+        assert_eq!(show_ci95(one.ci95().map(|c| c.as_array()), 1), "95% CI n/a");
+        assert_eq!(
+            show_ci95(Some(spread_ci.as_array()), 1),
+            format!("95% CI [0.0, {:.1}]", spread_ci.high)
+        );
         for cut in [0, 1, 500, 999, 1000] {
             let (mut a, mut b) = (Tally::new(), Tally::new());
             xs[..cut].iter().for_each(|&x| a.push(x));

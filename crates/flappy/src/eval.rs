@@ -9,7 +9,7 @@ use crate::policy::{Greedy, Heuristic, Oracle};
 use crate::viability::Depths;
 use arcade_core::progress::Progress;
 use arcade_core::runner::fold_episodes;
-use arcade_core::stats::Tally;
+use arcade_core::stats::{Tally, show_ci95};
 use arcade_core::text::counted;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -157,8 +157,8 @@ pub struct EvalReport {
     /// Pipe cap of every episode.
     pub cap: u64,
     pub mean_pipes: f64,
-    /// 95% interval of the mean (Student t).
-    pub ci95: [f64; 2],
+    /// 95% interval of the mean (Student t); None for a single episode.
+    pub ci95: Option<[f64; 2]>,
     /// Median, when at most `arcade_core::stats::TALLY_KEEP` episodes were played.
     pub median_pipes: Option<f64>,
     pub min_pipes: u64,
@@ -191,7 +191,7 @@ impl EvalReport {
             seed: config.seed,
             cap: config.max_pipes,
             mean_pipes: t.mean(),
-            ci95: t.ci95().as_array(),
+            ci95: t.ci95().map(|ci| ci.as_array()),
             median_pipes: t.median(),
             min_pipes: t.min.unwrap_or(0),
             max_pipes: t.max.unwrap_or(0),
@@ -234,8 +234,11 @@ impl fmt::Display for EvalReport {
             .map_or("n/a".to_string(), |m| format!("{m:.1}"));
         writeln!(
             f,
-            "  pipes   mean {:.1}  95% CI [{:.1}, {:.1}]  median {median}  min {}  max {}",
-            self.mean_pipes, self.ci95[0], self.ci95[1], self.min_pipes, self.max_pipes
+            "  pipes   mean {:.1}  {}  median {median}  min {}  max {}",
+            self.mean_pipes,
+            show_ci95(self.ci95, 1),
+            self.min_pipes,
+            self.max_pipes
         )?;
         writeln!(
             f,
@@ -282,7 +285,8 @@ mod tests {
         assert_eq!(a.crashes + a.capped, 24);
         let pipes = a.pipes.clone().unwrap();
         assert_eq!(a.capped, pipes.iter().filter(|&&p| p == 200).count() as u64);
-        assert!(a.ci95[0] <= a.mean_pipes && a.mean_pipes <= a.ci95[1]);
+        let [low, high] = a.ci95.unwrap();
+        assert!(low <= a.mean_pipes && a.mean_pipes <= high);
         for (i, &p) in pipes.iter().enumerate() {
             let o = Agent::Heuristic.play(eval_seed(5, i as u64), Some(200), |_| {});
             assert_eq!(o.pipes, p);

@@ -9,6 +9,8 @@ use crate::hardest::{HardestReport, PieceSet, hardest};
 use crate::position::Position;
 use crate::solve::{Piece, Step, replay, solve};
 use arcade_core::progress::Progress;
+use arcade_core::stats::show_ci95;
+use arcade_core::text::counted;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::Instant;
@@ -104,15 +106,6 @@ fn step_text(s: &Step) -> String {
         "{piece} ({},{}) -> ({},{})",
         s.from[0], s.from[1], s.to[0], s.to[1]
     )
-}
-
-/// `1 move`, `2 moves`.
-fn counted(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
 }
 
 impl fmt::Display for SolveReport {
@@ -345,7 +338,8 @@ pub struct BenchSummary {
     pub challenges: usize,
     pub passes: u64,
     pub mean_seconds: f64,
-    pub ci95: [f64; 2],
+    /// None for a single pass.
+    pub ci95: Option<[f64; 2]>,
     pub min_seconds: f64,
     /// None beyond 2^20 passes (the pass times are then no longer kept).
     pub median_seconds: Option<f64>,
@@ -360,12 +354,11 @@ pub struct BenchSummary {
 pub fn bench_report(list: &[Challenge], passes: u64) -> BenchSummary {
     let r: BenchReport = bench(list, passes);
     let t = &r.pass_micros;
-    let ci = t.ci95();
     BenchSummary {
         challenges: r.challenges,
         passes: t.n,
         mean_seconds: t.mean() / 1e6,
-        ci95: [ci.low / 1e6, ci.high / 1e6],
+        ci95: t.ci95().map(|ci| [ci.low / 1e6, ci.high / 1e6]),
         min_seconds: t.min.unwrap_or(0) as f64 / 1e6,
         median_seconds: t.median().map(|m| m / 1e6),
         states_explored: r.states_explored,
@@ -387,12 +380,11 @@ impl fmt::Display for BenchSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{} challenges, {} passes on one thread: {:.4} s per pass (95% CI [{:.4}, {:.4}], median {}, best {:.4})",
+            "{} challenges, {} on one thread: {:.4} s per pass ({}, median {}, best {:.4})",
             self.challenges,
-            self.passes,
+            counted(self.passes, "pass"),
             self.mean_seconds,
-            self.ci95[0],
-            self.ci95[1],
+            show_ci95(self.ci95, 4),
             self.median_seconds
                 .map_or("not kept".to_string(), |m| format!("{m:.4}")),
             self.min_seconds

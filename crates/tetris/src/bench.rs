@@ -15,7 +15,7 @@ use crate::rules::Rules;
 use crate::source::{PieceSource, Randomizer};
 use arcade_core::progress::Progress;
 use arcade_core::runner::fold_episodes;
-use arcade_core::stats::{Tally, exponential_mean95};
+use arcade_core::stats::{Tally, exponential_mean95, show_ci95};
 use arcade_core::text::counted;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -86,7 +86,8 @@ pub struct BenchReport {
     pub expect_from: Option<usize>,
     pub randomizer: Randomizer,
     pub mean_lines: f64,
-    pub ci95: [f64; 2],
+    /// 95% interval of the mean (Student t); None for a single game.
+    pub ci95: Option<[f64; 2]>,
     /// The median, when the games were few enough to keep every result.
     pub median_lines: Option<f64>,
     pub std_lines: f64,
@@ -162,7 +163,7 @@ impl BenchReport {
             expect_from: cfg.expect_from,
             randomizer: cfg.randomizer,
             mean_lines: lines.mean(),
-            ci95: lines.ci95().as_array(),
+            ci95: lines.ci95().map(|ci| ci.as_array()),
             median_lines: lines.median(),
             std_lines: lines.std_dev(),
             min_lines: lines.min.unwrap_or(0),
@@ -208,8 +209,12 @@ impl fmt::Display for BenchReport {
         let median = r.median_lines.map_or("-".into(), |m| format!("{m:.1}"));
         writeln!(
             f,
-            "  lines   mean {:.1}  95% CI [{:.1}, {:.1}]  median {median}  sd {:.1}  min {}  max {}",
-            r.mean_lines, r.ci95[0], r.ci95[1], r.std_lines, r.min_lines, r.max_lines
+            "  lines   mean {:.1}  {}  median {median}  sd {:.1}  min {}  max {}",
+            r.mean_lines,
+            show_ci95(r.ci95, 1),
+            r.std_lines,
+            r.min_lines,
+            r.max_lines
         )?;
         if r.capped_games > 0 {
             writeln!(
@@ -325,7 +330,8 @@ mod tests {
         assert_eq!((a.mean_lines, a.ci95), (b.mean_lines, b.ci95));
         let mean = lines.iter().sum::<u64>() as f64 / 24.0;
         assert!((a.mean_lines - mean).abs() < 1e-9);
-        assert!(a.ci95[0] <= a.mean_lines && a.mean_lines <= a.ci95[1]);
+        let [low, high] = a.ci95.unwrap();
+        assert!(low <= a.mean_lines && a.mean_lines <= high);
         assert_eq!(a.capped_games, 0);
         assert_eq!(a.if_exponential, None);
         assert_eq!(a.lines_per_game, None);
