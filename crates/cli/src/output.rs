@@ -27,19 +27,16 @@ pub struct OutputArgs {
 }
 
 impl OutputArgs {
-    /// True when nothing but the result may be written (quiet or JSON).
-    pub fn silent(&self) -> bool {
-        self.quiet || self.json
-    }
-
-    /// A progress bar of `len` steps, hidden when silent.
+    /// A progress bar of `len` steps on stderr, hidden by `--quiet`. Not by
+    /// `--json`, which is about stdout: an hour's `bench --json > out.json`
+    /// showed nothing at all, on the terminal or in a log.
     pub fn progress(&self, len: u64, what: &str) -> Progress {
-        Progress::new(len, what, self.silent())
+        Progress::new(len, what, self.quiet)
     }
 
-    /// A counter without a known end, hidden when silent.
+    /// A counter without a known end, hidden by `--quiet`.
     pub fn counter(&self, what: &str) -> Progress {
-        Progress::counter(what, self.silent())
+        Progress::counter(what, self.quiet)
     }
 
     /// Prints `report` as one line of JSON, or as its text form.

@@ -148,6 +148,35 @@ fn solve_writes_a_record_that_replays_to_its_score() {
     assert!(solved["score"].as_u64().unwrap() > 0);
 }
 
+/// `--json` is about stdout: the rounds' status lines stay on stderr (a long
+/// `--json` run showed nothing at all before); `--quiet` hides them.
+#[test]
+fn json_keeps_the_status_lines_and_quiet_hides_them() {
+    let dir = TempDir::new("geek-status");
+    let record = dir.path("record.txt");
+    let args = [
+        "geek",
+        "solve",
+        "--beam",
+        "8",
+        "--pieces",
+        "100",
+        "--seconds",
+        "1",
+        "--out",
+        &record,
+    ];
+    let with_json = arcade(&[&args[..], &["--json"]].concat());
+    assert!(json(&with_json)["score"].as_u64().unwrap() > 0);
+    assert!(
+        stderr(&with_json).contains("beam      8  score"),
+        "{}",
+        stderr(&with_json)
+    );
+    let quiet = arcade(&[&args[..], &["--json", "--quiet"]].concat());
+    assert_eq!(stderr(&quiet), "");
+}
+
 #[test]
 fn tune_at_several_widths_scores_the_mean_and_reports_them() {
     let dir = TempDir::new("geek-tune-widths");
