@@ -252,6 +252,9 @@ def geek_solve(
     pieces: int = 10000,
     seconds: Optional[float] = None,
     progress: Optional[Callable[[int, Optional[int]], object]] = None,
+    moves: str = "reach",
+    floating: bool = True,
+    reserve: Optional[int] = None,
 ) -> str: ...
 def jumpin_solve(puzzle: str) -> str: ...
 def jumpin_generate(

@@ -12,6 +12,7 @@ import numpy as np
 
 from ._native import native as _ak
 from ._options import checked
+from .tetris import PIECES as TETROMINOES  # the engine's order, the indices TetrisEnv observes
 
 __all__ = [
     "move_median",
@@ -73,6 +74,18 @@ def sketch(
     if arr.dtype != np.uint8:
         raise ValueError(f"image dtype is {arr.dtype}, expected uint8")
     return _ak.sketch(arr, float(depth), float(elevation), float(azimuth))
+
+
+def _piece_letter(name: str, piece) -> str:
+    """A Tetris piece as its letter: a letter passes through (the engine
+    names a bad one), an index 0–6 of IOTSZJL becomes its letter."""
+    if isinstance(piece, str):
+        return piece
+    if _is_integer(piece):
+        if 0 <= piece < len(TETROMINOES):
+            return TETROMINOES[int(piece)]
+        raise ValueError(f"{name} {piece} is out of range (0..7, the index in {TETROMINOES})")
+    raise TypeError(f"{name} must be a letter of {TETROMINOES} or its index, got {piece!r} ({type(piece).__name__})")
 
 
 def _is_integer(value) -> bool:
@@ -156,12 +169,18 @@ def mines_play(level: str = "expert", rule: str = "sfar", seed: int = 1, first: 
 
 
 @checked
-def tetris_best_placement(board, piece: str, next: Optional[str] = None, ai: str = "bcts") -> Optional[Tuple[int, int, int]]:
-    """Where a classic AI puts ``piece`` (a letter of IOTSZJL) on ``board``
-    (0/1 cells, ``(height, width)``, top row first): ``(rotation, column,
-    row)`` with ``row`` counted from the bottom, or ``None`` if it cannot be
-    placed. With ``next``, the AI looks one piece ahead. ``ai`` is a shipped
-    name (``tetris_ais()``) or a weights file."""
+def tetris_best_placement(board, piece: Union[str, int], next: Union[None, str, int] = None, ai: str = "bcts") -> Optional[Tuple[int, int, int]]:
+    """Where a classic AI puts ``piece`` on ``board`` (0/1 cells, ``(height,
+    width)``, top row first): ``(rotation, column, row)`` with ``row``
+    counted from the bottom, or ``None`` if it cannot be placed. A piece is
+    a letter of IOTSZJL or its index 0–6 in that order, as ``TetrisEnv``
+    observes it. With ``next`` (7 or ``None``: none), the AI looks one
+    piece ahead. ``ai`` is a
+    shipped name (``tetris_ais()``) or a weights file."""
+    piece = _piece_letter("piece", piece)
+    if _is_integer(next) and next == len(TETROMINOES):  # the observation's "no next piece"
+        next = None
+    next = None if next is None else _piece_letter("next", next)
     cells = _integers("board", board, "(height, width)")
     if cells.size and not np.isin(cells, (0, 1)).all():
         at = tuple(int(i) for i in np.argwhere(~np.isin(cells, (0, 1)))[0])
@@ -209,12 +228,20 @@ def geek_solve(
     pieces: int = 10_000,
     seconds: Optional[float] = None,
     progress: Union[None, bool, Callable[[int, Optional[int]], None]] = None,
+    moves: str = "reach",
+    floating: bool = True,
+    reserve: Optional[int] = None,
 ) -> dict:
     """The Geek Challenge beam search (``arcade geek solve``); the record
     is written to ``out``. ``progress``: a callable ``(pieces_done, total)``
     called five times a second, or ``True`` for a ``tqdm`` bar. Ctrl-C
     stops the search within a piece and raises ``KeyboardInterrupt`` (a
-    round that finished before it, with ``seconds``, is written to ``out``)."""
+    round that finished before it, with ``seconds``, is written to ``out``).
+    ``moves`` (``"drop"`` or ``"reach"``), ``floating`` and ``reserve`` are
+    the CLI's ``--moves``, ``--float`` and ``--reserve`` (``None``: an
+    eighth of the beam). The defaults are the records' moves, reach and
+    floating, where the CLI's are drop: ``arcade geek solve --moves reach
+    --float`` searches as ``geek_solve`` does."""
     if not (progress is None or isinstance(progress, bool) or callable(progress)):
         raise TypeError(f"progress must be True, False, None or a callable (done, total), got {progress!r}")
     bar = None
@@ -232,7 +259,7 @@ def geek_solve(
             bar.refresh()
 
     try:
-        report = json.loads(_ak.geek_solve(out, beam, pieces, seconds, progress or None))
+        report = json.loads(_ak.geek_solve(out, beam, pieces, seconds, progress or None, moves, floating, reserve))
         if bar is not None:  # the last call may come a fifth of a second before the end
             bar.n = bar.total
             bar.refresh()

@@ -181,6 +181,26 @@ def test_tetris_best_placement_is_the_engine_ai():
         ak.tetris_best_placement(empty, "I", ai="nobody")
 
 
+def test_tetris_best_placement_takes_the_observations_piece_indices():
+    """The observation's "piece" is an index 0–6; it was refused as "piece
+    must be a string", so an agent had to know the letters' order."""
+    env = ak.TetrisEnv()
+    seen = set()
+    for seed in range(40):
+        obs, _ = env.reset(seed=seed)
+        piece, nxt = int(obs["piece"]), int(obs["next"])
+        seen.add(piece)
+        by_letter = ak.tetris_best_placement(obs["board"], "IOTSZJL"[piece], "IOTSZJL"[nxt])
+        assert ak.tetris_best_placement(obs["board"], obs["piece"], obs["next"]) == by_letter
+    assert seen == set(range(7))  # every index was exercised
+    # 7 is the observation's "no next piece".
+    assert ak.tetris_best_placement(obs["board"], 0, 7) == ak.tetris_best_placement(obs["board"], 0)
+    with pytest.raises(ValueError, match=r"^piece 7 is out of range \(0..7, the index in IOTSZJL\)$"):
+        ak.tetris_best_placement(obs["board"], 7)
+    with pytest.raises(TypeError, match=r"^next must be a letter of IOTSZJL or its index, got 1.5 \(float\)$"):
+        ak.tetris_best_placement(obs["board"], 0, 1.5)
+
+
 def test_counts_are_integers_not_cast():
     """min_count 2.5 was read as 2 and mines 10.7 as 10: refused, as
     bottleneck refuses such a min_count."""
@@ -273,6 +293,25 @@ def test_geek_solve_calls_progress_and_writes_a_record_that_replays(tmp_path):
         ak.jumpin_generate(-1)
     with pytest.raises(ValueError, match="^master must not be negative, got -2$"):
         ak.episode_seed(-2, 0, 0)
+
+
+def test_geek_solve_searches_as_the_cli_with_the_same_options(tmp_path, arcade):
+    """geek_solve always searched with reach + floating moves, so at the
+    CLI's default options it scored differently with nothing to say why;
+    moves, floating and reserve are now its options."""
+    for moves, floating, flags in [("drop", False, []), ("reach", True, ["--moves", "reach", "--float"])]:
+        for reserve in [None, 0]:
+            extra = [] if reserve is None else ["--reserve", reserve]
+            ours = ak.geek_solve(str(tmp_path / "ours.txt"), beam=20, pieces=200, moves=moves, floating=floating, reserve=reserve)
+            cli = arcade("geek", "solve", "--beam", 20, "--pieces", 200, *flags, *extra, "--out", tmp_path / "cli.txt")
+            assert (ours["score"], ours["moves"], ours["float"]) == (cli["score"], cli["moves"], cli["float"])
+    assert ak.geek_solve(str(tmp_path / "d.txt"), beam=20, pieces=200)["moves"] == "reach"
+    with pytest.raises(ValueError, match=r'^unknown moves "tuck" \(expected drop or reach\)$'):
+        ak.geek_solve(str(tmp_path / "x.txt"), moves="tuck")
+    with pytest.raises(ValueError, match="^reserve must not be negative, got -1$"):
+        ak.geek_solve(str(tmp_path / "x.txt"), reserve=-1)
+    with pytest.raises(TypeError, match=r"^floating must be True or False, got 1 \(int\)$"):
+        ak.geek_solve(str(tmp_path / "x.txt"), floating=1)
 
 
 def test_geek_solve_progress_bar_without_tqdm_says_what_to_install(tmp_path, monkeypatch):

@@ -22,7 +22,7 @@ pub struct BattleArgs {
     b: Player,
     /// Games to play (even) between two AIs; each layout is played twice,
     /// once with each AI first [default: 1000].
-    #[arg(long, value_parser = crate::run_options::count)]
+    #[arg(long, value_parser = even_count)]
     games: Option<u64>,
     /// Master seed: layout j is that of seed derive(S, j).
     #[arg(long, default_value_t = 1)]
@@ -69,13 +69,23 @@ pub fn run(a: BattleArgs) -> Result<()> {
     }
 }
 
+/// `--games`: an even count, since each layout is played once with each AI
+/// first (`--games 0` was told "a whole number from 1", then 1 "even").
+fn even_count(s: &str) -> Result<u64, String> {
+    let wanted = || {
+        format!(
+            "expected an even number from 2 to {} (each layout is played once with each AI first)",
+            crate::run_options::MAX_COUNT
+        )
+    };
+    match crate::run_options::count(s) {
+        Ok(n) if n % 2 == 0 => Ok(n),
+        _ => Err(wanted()),
+    }
+}
+
 fn arena(args: &BattleArgs, rules: Rules, a: Ai, b: Ai) -> Result<()> {
     let games = args.games.unwrap_or(1000);
-    if games % 2 == 1 {
-        return Err(bad_input(anyhow!(
-            "--games must be a positive even number (each layout is played once with each AI first), found {games}"
-        )));
-    }
     let cfg = MatchConfig {
         rules,
         a,

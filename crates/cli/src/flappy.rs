@@ -58,6 +58,8 @@ pub struct KernelArgs {
           value_parser = clap::value_parser!(u32).range(0..=1_000))]
     max_margin: u32,
     #[command(flatten)]
+    run: RunOptions,
+    #[command(flatten)]
     output: OutputArgs,
 }
 
@@ -236,6 +238,8 @@ pub struct PlayArgs {
     /// Print one JSON object with the result (implies --no-render).
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    run: RunOptions,
 }
 
 #[derive(Args)]
@@ -264,7 +268,9 @@ pub fn run(cmd: Command) -> Result<()> {
         Command::Eval(a) => eval_cmd(a),
         Command::Play(a) => play_cmd(a),
         Command::Bench(a) => bench_cmd(a),
-        Command::Kernel(a) => a.output.emit(&report::kernels(a.max_margin)),
+        Command::Kernel(a) => a
+            .output
+            .emit(&a.run.install(|| report::kernels(a.max_margin))),
     }
 }
 
@@ -333,7 +339,11 @@ fn train_cmd(a: TrainArgs) -> Result<()> {
         "updates"
     };
     let output = a.output;
-    let training = train::Training::new(&config).map_err(bad_input)?;
+    // Inside the pool: the imitation's oracle analysis runs here, on --threads.
+    let training = a
+        .run
+        .install(|| train::Training::new(&config))
+        .map_err(bad_input)?;
     let progress = output.counter(what);
     progress.println(training_banner(&a, &config));
     let mut write_error = None;
@@ -423,11 +433,14 @@ fn play_cmd(a: PlayArgs) -> Result<()> {
         output::frame("\x1b[2J")?;
     }
     let mut draw_error = None;
-    let report = report::play(&agent, &a.policy, a.seed, a.max_pipes, |env| {
-        if render && draw_error.is_none() {
-            draw_error = draw(&a.policy, env).err();
-            std::thread::sleep(delay);
-        }
+    // In the pool: the oracle's analysis, at its first move, runs on --threads.
+    let report = a.run.install(|| {
+        report::play(&agent, &a.policy, a.seed, a.max_pipes, |env| {
+            if render && draw_error.is_none() {
+                draw_error = draw(&a.policy, env).err();
+                std::thread::sleep(delay);
+            }
+        })
     });
     if let Some(e) = draw_error {
         return Err(e);

@@ -36,7 +36,8 @@ pub(crate) struct TuneOptions {
     /// half-width around the start.
     #[arg(long, value_name = "S", value_parser = crate::run_options::finite)]
     pub spread: f64,
-    /// Master seed of the optimizer (and of the games it scores on).
+    /// Master seed of the optimizer (and of the games it scores on, where
+    /// they are random: the Geek Challenge's sequence is fixed).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Where to write the result (rewritten after every generation).

@@ -120,7 +120,12 @@ fn bad_arguments_are_one_line_errors() {
         (vec!["--a", "best", "--b", "ev"], "unknown player \"best\""),
         (
             vec!["--a", "ev", "--b", "rule", "--games", "3"],
-            "positive even number",
+            "expected an even number from 2 to 1000000000000",
+        ),
+        // It said "a whole number from 1", and 1 was then refused as odd.
+        (
+            vec!["--a", "ev", "--b", "rule", "--games", "0"],
+            "expected an even number from 2 to 1000000000000",
         ),
         // They were silently ignored: a person plays one game, as text.
         (

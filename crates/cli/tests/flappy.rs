@@ -283,6 +283,27 @@ fn kernel_and_oracle() {
     let kernels = k["kernels"].as_array().unwrap();
     assert_eq!(kernels[0]["narrowest_states"], 5010);
     assert_eq!(kernels.last().unwrap()["narrowest_states"], 0);
+    // --threads (new for kernel and play) changes the speed, not the answer.
+    let untimed = |mut report: serde_json::Value| {
+        report.as_object_mut().unwrap().remove("seconds");
+        report
+    };
+    let one = json(&arcade(&["flappy", "kernel", "--threads", "1", "--json"]));
+    assert_eq!(untimed(one), untimed(k.clone()));
+    let play = |threads: &str| {
+        json(&arcade(&[
+            "flappy",
+            "play",
+            "--policy",
+            "oracle",
+            "--max-pipes",
+            "20",
+            "--threads",
+            threads,
+            "--json",
+        ]))
+    };
+    assert_eq!(play("1")["frames"], play("2")["frames"]);
     let e = json(&arcade(&[
         "flappy",
         "eval",

@@ -330,7 +330,7 @@ fn huge_game_counts_stream_and_absurd_ones_are_refused() {
             "--games",
             "18446744073709551615",
         ],
-        "expected a whole number from 1 to",
+        "expected an even number from 2 to",
     );
 }
 

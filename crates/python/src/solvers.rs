@@ -237,9 +237,11 @@ pub(crate) fn with_progress<T: Send>(
 }
 
 /// The Geek Challenge beam search (`arcade geek solve`): writes the
-/// record to `out` and returns the report.
+/// record to `out` and returns the report. `moves`, `floating` and
+/// `reserve` are the CLI's `--moves`, `--float` and `--reserve`.
 #[pyfunction]
-#[pyo3(signature = (out, beam=1000, pieces=10_000, seconds=None, progress=None))]
+#[pyo3(signature = (out, beam=1000, pieces=10_000, seconds=None, progress=None, moves="reach", floating=true, reserve=None))]
+#[allow(clippy::too_many_arguments)] // the CLI's options, one by one
 fn geek_solve(
     py: Python<'_>,
     out: std::path::PathBuf,
@@ -247,6 +249,9 @@ fn geek_solve(
     pieces: usize,
     seconds: Option<f64>,
     progress: Option<Py<PyAny>>,
+    moves: &str,
+    floating: bool,
+    reserve: Option<usize>,
 ) -> PyResult<String> {
     use arcade_tetris::geek::search::{MAX_BEAM, Search, SearchConfig};
     use arcade_tetris::geek::solve::{SolveOptions, solve};
@@ -264,14 +269,28 @@ fn geek_solve(
     if seconds.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
         return Err(value_error("seconds must be a positive number"));
     }
+    let mode = match moves {
+        "drop" => arcade_tetris::MoveMode::Drop,
+        "reach" => arcade_tetris::MoveMode::Reach,
+        other => {
+            return Err(value_error(format!(
+                "unknown moves {other:?} (expected drop or reach)"
+            )));
+        }
+    };
+    if let Some(r) = reserve.filter(|&r| r > MAX_BEAM) {
+        return Err(value_error(format!(
+            "reserve {r} is out of range (0..={MAX_BEAM})"
+        )));
+    }
     arcade_core::checkpoint::check_writable(&out).map_err(value_error)?;
     let search = Search::new(SearchConfig {
         beam,
-        mode: arcade_tetris::MoveMode::Reach,
-        float: true,
+        mode,
+        float: floating,
         pieces,
         weights: arcade_tetris::geek::value::GeekWeights::builtin(),
-        reserve: SearchConfig::default_reserve(beam),
+        reserve: reserve.unwrap_or(SearchConfig::default_reserve(beam)),
     });
     let options = SolveOptions {
         seconds,
