@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from typing import Callable, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -175,8 +176,8 @@ def tetris_best_placement(board, piece: Union[str, int], next: Union[None, str, 
     counted from the bottom, or ``None`` if it cannot be placed. A piece is
     a letter of IOTSZJL or its index 0–6 in that order, as ``TetrisEnv``
     observes it. With ``next`` (7 or ``None``: none), the AI looks one
-    piece ahead. ``ai`` is a
-    shipped name (``tetris_ais()``) or a weights file."""
+    piece ahead. ``ai`` is a shipped name (``tetris_ais()``) or a weights
+    file."""
     piece = _piece_letter("piece", piece)
     if _is_integer(next) and next == len(TETROMINOES):  # the observation's "no next piece"
         next = None
@@ -223,7 +224,7 @@ def geek_replay(record: str) -> dict:
 
 @checked
 def geek_solve(
-    out: str,
+    out: Union[str, os.PathLike],
     beam: int = 1000,
     pieces: int = 10_000,
     seconds: Optional[float] = None,
