@@ -27,14 +27,6 @@ def action_index(action, n: int) -> int:
     return index
 
 
-def num_envs_count(num_envs) -> int:
-    """``num_envs`` as an int: an int or a NumPy integer, not a bool or a
-    float (the engines check its range)."""
-    if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, (bool, np.bool_)):
-        raise TypeError(f"num_envs must be an integer, got {num_envs!r} ({type(num_envs).__name__})")
-    return int(num_envs)
-
-
 def action_array(actions, num_envs: int) -> np.ndarray:
     """``actions`` as the contiguous 1-D int64 array of one action a game;
     float, string or object arrays raise a one-line error."""

@@ -15,6 +15,7 @@ from typing import Any, Callable, Dict, Optional, Sequence
 import numpy as np
 
 from . import _arcadekit
+from ._options import is_integer
 
 
 def _out_of_range(names: Sequence[str], args: tuple, kwargs: Dict[str, Any]) -> Optional[ValueError]:
@@ -24,7 +25,7 @@ def _out_of_range(names: Sequence[str], args: tuple, kwargs: Dict[str, Any]) -> 
     ints = {
         name: int(v)
         for name, v in given.items()
-        if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+        if is_integer(v)
     }
     for name, v in ints.items():
         if v < 0:

@@ -27,6 +27,12 @@ def flag(name: str, value) -> bool:
     raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
 
 
+def is_integer(value) -> bool:
+    """A Python or NumPy integer, not a bool: the one test of a count or an
+    index in the package."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
 def _accepts(kind: type, value) -> bool:
     """Whether ``value`` is of ``kind`` as the package reads it: NumPy scalars
     count as Python ones (a count drawn with NumPy is an ``np.int64``), and a
@@ -36,7 +42,7 @@ def _accepts(kind: type, value) -> bool:
     if isinstance(value, (bool, np.bool_)):
         return False
     if kind is int:
-        return isinstance(value, (int, np.integer))
+        return is_integer(value)
     if kind is float:
         return isinstance(value, (int, float, np.integer, np.floating))
     return isinstance(value, kind)

@@ -8,6 +8,8 @@ from typing import Optional
 import numpy as np
 from gymnasium.error import ResetNeeded
 
+from ._options import is_integer
+
 MAX_SEED = 2**64 - 1
 
 
@@ -18,7 +20,7 @@ def checked_seed(seed) -> Optional[int]:
     one-line ``ValueError`` rather than Gymnasium's or NumPy's."""
     if seed is None:
         return None
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, (bool, np.bool_)):
+    if not is_integer(seed):
         raise ValueError(f"seed must be an integer or None, got {seed!r} ({type(seed).__name__})")
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed {seed} is out of range (0..2**64)")
@@ -44,7 +46,7 @@ def int_option(options: dict, name: str) -> int:
     """The integer reset option ``name`` (a Python or NumPy integer, not a
     float, whose fraction ``int`` would drop), or a one-line error naming it."""
     value = options[name]
-    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+    if is_integer(value):
         return int(value)
     raise ValueError(f"reset option {name} must be an integer, got {value!r}")
 

@@ -11,7 +11,7 @@ from gymnasium import spaces
 from ._action import action_index
 from ._native import named
 from ._native import native as _ak
-from ._options import checked
+from ._options import checked, is_integer
 from ._render import jumpin_frame
 from ._seeding import checked_seed, engine_seed, int_option, require_reset
 
@@ -92,7 +92,7 @@ class JumpInEnv(gym.Env):
         self._started = False
 
     def _load(self, puzzle: Union[str, int]) -> None:
-        if isinstance(puzzle, (int, np.integer)) and not isinstance(puzzle, bool):
+        if is_integer(puzzle):
             self._load_challenge(int(puzzle))
         elif isinstance(puzzle, str):
             self._core.load(puzzle)

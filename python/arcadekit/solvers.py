@@ -12,7 +12,7 @@ from typing import Callable, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ._native import native as _ak
-from ._options import checked
+from ._options import checked, is_integer
 from .tetris import PIECES as TETROMINOES  # the engine's order, the indices TetrisEnv observes
 
 __all__ = [
@@ -47,11 +47,11 @@ def move_median(a, window: int, min_count: Optional[int] = None, axis: int = -1)
         raise ValueError("moving window functions require ndim > 0")
     if arr.dtype.kind not in "biufO":  # a complex number would lose its imaginary part
         raise TypeError(f"move_median needs real numbers, got an array of {arr.dtype}")
-    if not _is_integer(window):
+    if not is_integer(window):
         raise TypeError(f"window must be an integer, not {type(window).__name__}")
     if min_count is None:
         min_count = window
-    elif not _is_integer(min_count):  # as bottleneck: int() would drop a fraction
+    elif not is_integer(min_count):  # as bottleneck: int() would drop a fraction
         raise TypeError(f"min_count must be an integer or None, not {type(min_count).__name__}")
     moved = np.moveaxis(arr, axis, -1)
     n = moved.shape[-1]
@@ -82,16 +82,11 @@ def _piece_letter(name: str, piece) -> str:
     names a bad one), an index 0–6 of IOTSZJL becomes its letter."""
     if isinstance(piece, str):
         return piece
-    if _is_integer(piece):
+    if is_integer(piece):
         if 0 <= piece < len(TETROMINOES):
             return TETROMINOES[int(piece)]
         raise ValueError(f"{name} {piece} is out of range (0..7, the index in {TETROMINOES})")
     raise TypeError(f"{name} must be a letter of {TETROMINOES} or its index, got {piece!r} ({type(piece).__name__})")
-
-
-def _is_integer(value) -> bool:
-    """A Python or NumPy integer, not a bool."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def _integers(name: str, values, dims: str) -> np.ndarray:
@@ -163,7 +158,7 @@ def mines_play(level: str = "expert", rule: str = "sfar", seed: int = 1, first: 
     """One seeded game played by the solver (``arcade mines play --json``)."""
     if first is not None:
         pair = not isinstance(first, (str, bytes)) and hasattr(first, "__len__") and len(first) == 2
-        if not (pair and all(_is_integer(v) for v in first)):
+        if not (pair and all(is_integer(v) for v in first)):
             raise TypeError(f"first must be a cell (x, y) of two integers or None, got {first!r}")
         first = (int(first[0]), int(first[1]))
     return json.loads(_ak.mines_play(level, rule, seed, first, strength))
@@ -179,7 +174,7 @@ def tetris_best_placement(board, piece: Union[str, int], next: Union[None, str, 
     piece ahead. ``ai`` is a shipped name (``tetris_ais()``) or a weights
     file."""
     piece = _piece_letter("piece", piece)
-    if _is_integer(next) and next == len(TETROMINOES):  # the observation's "no next piece"
+    if is_integer(next) and next == len(TETROMINOES):  # the observation's "no next piece"
         next = None
     next = None if next is None else _piece_letter("next", next)
     cells = _integers("board", board, "(height, width)")

@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from ._action import action_index
 from ._native import native as _ak
-from ._options import checked
+from ._options import checked, is_integer
 from ._render import tiles_frame, tiles_text
 from ._seeding import checked_seed, engine_seed, no_options, require_reset
 
@@ -23,7 +23,7 @@ def node_budget(nodes) -> Optional[int]:
     same as 2^63 − 1, no search gets that far), or ``None``."""
     if nodes is None:
         return None
-    if not isinstance(nodes, (int, np.integer)) or isinstance(nodes, (bool, np.bool_)):
+    if not is_integer(nodes):
         raise TypeError(f"nodes must be an integer, got {nodes!r} ({type(nodes).__name__})")
     return min(int(nodes), 2**63 - 1)
 

@@ -24,7 +24,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ._action import action_array, num_envs_count
+from ._action import action_array
 from ._native import native as _ak
 from ._options import checked, flag
 from ._render import flappy_frame, jumpin_frame, mines_frame, tetris_frame, tiles_frame
@@ -101,7 +101,7 @@ class TetrisVectorEnv(_RustVectorEnv):
     def __init__(self, num_envs: int, width: int = 10, height: int = 20, pieces: str = "uniform",
                  scoring: str = "lines", next_piece: bool = True, max_pieces: Optional[int] = None,
                  seed: int = 0, render_mode: Optional[str] = None):
-        num_envs = num_envs_count(num_envs)
+        num_envs = int(num_envs)  # an integer, not a bool: @checked
         single = TetrisEnv(width, height, pieces, scoring, next_piece, max_pieces)
         core = _ak.TetrisVectorCore(num_envs, seed, width, height, pieces, scoring, max_pieces)
         self._next = flag("next_piece", next_piece)
@@ -171,7 +171,7 @@ class FlappyVectorEnv(_RustVectorEnv):
     @checked
     def __init__(self, num_envs: int, extended: bool = False, max_pipes: Optional[int] = None, seed: int = 0,
                  copy: bool = True, render_mode: Optional[str] = None):
-        num_envs = num_envs_count(num_envs)
+        num_envs = int(num_envs)  # an integer, not a bool: @checked
         single = FlappyEnv(extended, max_pipes)
         core = _ak.FlappyVectorCore(num_envs, seed, max_pipes, extended)
         self._setup(single, core, num_envs, render_mode)
@@ -219,7 +219,7 @@ class MinesweeperVectorEnv(_RustVectorEnv):
     @checked
     def __init__(self, num_envs: int, level: str = "beginner", rule: str = "sfar", seed: int = 0,
                  render_mode: Optional[str] = None, probabilities: bool = False):
-        num_envs = num_envs_count(num_envs)
+        num_envs = int(num_envs)  # an integer, not a bool: @checked
         single = MinesweeperEnv(level, rule)
         core = _ak.MinesVectorCore(num_envs, seed, level, rule)
         self._probabilities = flag("probabilities", probabilities)
@@ -258,7 +258,7 @@ class TilesVectorEnv(_RustVectorEnv):
     def __init__(self, num_envs: int, level: Optional[str] = None, layers: int = 26, types: int = 12,
                  groups: int = 10, capacity: Optional[int] = None, difficulty: float = 0.5,
                  reward: str = "triples", seed: int = 0, render_mode: Optional[str] = None):
-        num_envs = num_envs_count(num_envs)
+        num_envs = int(num_envs)  # an integer, not a bool: @checked
         single = TilesEnv(level, layers, types, groups, capacity, difficulty, reward)
         core = _ak.TilesVectorCore(num_envs, seed, level, layers, types, groups, capacity, difficulty,
                                    reward == "win")
@@ -307,7 +307,7 @@ class JumpInVectorEnv(_RustVectorEnv):
     def __init__(self, num_envs: int, puzzles="official", moves: int = 10, rabbits: int = 3,
                  foxes: int = 2, mushrooms: int = 3, max_moves: int = 200, seed: int = 0,
                  render_mode: Optional[str] = None):
-        num_envs = num_envs_count(num_envs)
+        num_envs = int(num_envs)  # an integer, not a bool: @checked
         single = JumpInEnv(puzzles, moves, rabbits, foxes, mushrooms, max_moves)
         core = _ak.JumpinVectorCore(num_envs, seed, puzzles, moves, rabbits, foxes, mushrooms,
                                     single.max_moves)
