@@ -28,11 +28,16 @@ def action_index(action, n: int) -> int:
 
 
 def action_array(actions, num_envs: int) -> np.ndarray:
-    """``actions`` as the contiguous 1-D int64 array of one action a game;
-    float, string or object arrays raise a one-line error."""
+    """``actions`` as the contiguous 1-D int64 array of one action a game,
+    from shape ``(num_envs,)`` or a column ``(num_envs, 1)`` (a policy's
+    ``argmax(keepdims=True)``); any other shape, and float, string or object
+    arrays, raise a one-line error."""
     acts = np.asarray(actions)
     if acts.size != num_envs:
         raise ValueError(f"expected {num_envs} actions, got {acts.size}")
+    if acts.shape not in ((num_envs,), (num_envs, 1)):
+        # A (2, 2) array for 4 games is a batch laid out wrongly, not 4 actions.
+        raise ValueError(f"expected actions of shape ({num_envs},) or ({num_envs}, 1), got {acts.shape}")
     if acts.dtype.kind not in "iub":
         raise TypeError(f"actions must be integers, got an array of {acts.dtype}")
     if acts.dtype.kind == "u" and acts.size and int(acts.max()) > _I64[1]:

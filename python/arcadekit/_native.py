@@ -35,13 +35,23 @@ def _out_of_range(names: Sequence[str], args: tuple, kwargs: Dict[str, Any]) -> 
             if min(v) < 0:
                 return ValueError(f"{name} must not be negative, got {tuple(int(x) for x in v)}")
     # No parameter takes 2^64, so a value past it is the culprit even beside
-    # a large seed; past 2^32, only when it is the only such value.
-    for limit in (2**64, 2**32):
-        large = [(name, v) for name, v in ints.items() if v >= limit]
+    # a large seed; past 2^32, only when it is the only such value but a
+    # seed (seeds take any 64-bit value, and an unseeded reset draws one).
+    values = [*ints.items(), *_pair_items(given)]
+    for limit, seeds in ((2**64, True), (2**32, False)):
+        large = [(name, v) for name, v in values if v >= limit and (seeds or "seed" not in name)]
         if len(large) == 1:
             name, v = large[0]
             return ValueError(f"{name} {v} is too large")
     return None
+
+
+def _pair_items(given: Dict[str, Any]):
+    """The integers of pair or list arguments, such as a cell ``(x, y)``,
+    each named by its argument."""
+    for name, v in given.items():
+        if isinstance(v, (tuple, list)):
+            yield from ((name, int(x)) for x in v if is_integer(x))
 
 
 def _naming(fn: Callable) -> Callable:

@@ -3,7 +3,8 @@ checks of its options, and the refusal to play before the first ``reset``."""
 
 from __future__ import annotations
 
-from typing import Optional
+import functools
+from typing import Callable, Optional, TypeVar
 
 import numpy as np
 from gymnasium.error import ResetNeeded
@@ -11,6 +12,8 @@ from gymnasium.error import ResetNeeded
 from ._options import is_integer
 
 MAX_SEED = 2**64 - 1
+
+M = TypeVar("M", bound=Callable)
 
 
 def checked_seed(seed) -> Optional[int]:
@@ -58,3 +61,15 @@ def require_reset(started: bool, call: str) -> None:
     that ``reset`` creates."""
     if not started:
         raise ResetNeeded(f"call reset() before {call}()")
+
+
+def after_reset(method: M) -> M:
+    """``method`` refused before the first ``reset()`` (:func:`require_reset`):
+    an expert's move or a mask of a game nobody seeded would mislead."""
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        require_reset(self._started, method.__name__)
+        return method(self, *args, **kwargs)
+
+    return call  # type: ignore[return-value]

@@ -21,7 +21,7 @@ from pettingzoo import AECEnv
 from ._action import action_index
 from ._native import native as _ak
 from ._options import checked
-from ._seeding import checked_seed, engine_seed, require_reset
+from ._seeding import after_reset, checked_seed, engine_seed, require_reset
 
 
 class MinesBattleEnv(AECEnv):
@@ -122,11 +122,14 @@ class MinesBattleEnv(AECEnv):
             self.agent_selection = self.possible_agents[self._core.to_move]
         self._accumulate_rewards()
 
+    @after_reset
+    @checked
     def ai_action(self, ai: str = "ev") -> int:
         """The built-in AI's click for the agent to move (``rule``, ``greedy`` or ``ev``)."""
         return self._core.ai_action(ai)
 
     @property
+    @after_reset
     def scores(self):
         """The mines each player has captured so far, ``(player_0, player_1)``."""
         return self._core.scores

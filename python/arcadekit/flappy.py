@@ -12,7 +12,7 @@ from ._action import action_index
 from ._native import native as _ak
 from ._options import checked, flag
 from ._render import flappy_frame
-from ._seeding import checked_seed, engine_seed, no_options, require_reset
+from ._seeding import after_reset, checked_seed, engine_seed, no_options, require_reset
 
 
 class FlappyEnv(gym.Env):
@@ -64,11 +64,13 @@ class FlappyEnv(gym.Env):
         reward, terminated, truncated = self._core.step(action_index(action, self.action_space.n))
         return self._core.obs(), reward, terminated, truncated, self._info()
 
+    @after_reset
     def heuristic_action(self) -> Optional[int]:
         """What arcade's heuristic controller (``--policy heuristic``) would
         do, or ``None`` once the game is over."""
         return None if self._core.is_over else self._core.heuristic()
 
+    @after_reset
     def viability_margins(self) -> Tuple[int, int]:
         """``(no flap, flap)``: after each action, the largest distance in
         pixels the bird can keep from every wall forever, whatever gaps come,
@@ -77,6 +79,7 @@ class FlappyEnv(gym.Env):
         process computes it (a few seconds), later ones take microseconds."""
         return self._core.margins()
 
+    @after_reset
     def oracle_action(self) -> Optional[int]:
         """Perfect play (``arcade flappy play --policy oracle``): flap when
         that keeps the larger :meth:`viability_margins`. It never crashes, so

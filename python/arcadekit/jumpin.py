@@ -13,7 +13,7 @@ from ._native import named
 from ._native import native as _ak
 from ._options import checked, is_integer
 from ._render import jumpin_frame
-from ._seeding import checked_seed, engine_seed, int_option, require_reset
+from ._seeding import after_reset, checked_seed, engine_seed, int_option, require_reset
 
 CHALLENGES: List[Tuple[int, str, int]] = _ak.jumpin_challenges()
 """The 60 official challenges: ``(number, code, minimum moves)``."""
@@ -73,6 +73,8 @@ class JumpInEnv(gym.Env):
             raise ValueError(f"unknown render_mode {render_mode!r} (expected ansi or rgb_array)")
         if max_moves < 1:  # its type, and the counts', are checked by @checked
             raise ValueError(f"max_moves must be a positive integer, got {max_moves!r}")
+        if max_moves >= 2**32:  # what JumpInVectorEnv's games count to
+            raise ValueError(f"max_moves {max_moves} is too large")
         max_moves = int(max_moves)
         for name, count in [("moves", moves), ("rabbits", rabbits), ("foxes", foxes), ("mushrooms", mushrooms)]:
             if count < 0:  # refused even where only generated puzzles would read it
@@ -122,6 +124,7 @@ class JumpInEnv(gym.Env):
         }
         return planes, info
 
+    @after_reset
     def action_masks(self) -> np.ndarray:
         """The legal actions as booleans (sb3-contrib's ``MaskablePPO`` reads this)."""
         return self._core.observe()[1].astype(bool)
@@ -160,12 +163,14 @@ class JumpInEnv(gym.Env):
         obs, info = self._out(illegal)
         return obs, -1.0, terminated, truncated, info
 
+    @after_reset
     def legal_moves(self) -> List[Tuple[int, str, Tuple[int, int], Tuple[int, int], Tuple[int, int]]]:
         """``(action, piece, from, to, target)`` for each legal move, cells as
         ``(x, y)``; ``to`` is where a fox's top or left cell ends up, as
         ``arcade jumpin solve`` prints moves."""
         return self._core.legal_moves()
 
+    @after_reset
     def solver_action(self) -> Optional[int]:
         """The first move of a shortest solution from here (arcade's solver).
         While play follows the last solution found, its next move comes
@@ -176,6 +181,7 @@ class JumpInEnv(gym.Env):
         return self._core.solver_action()
 
     @property
+    @after_reset
     def code(self) -> Optional[str]:
         """The challenge code of the current position."""
         return self._core.code

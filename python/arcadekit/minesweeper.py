@@ -12,7 +12,7 @@ from ._action import action_index
 from ._native import native as _ak
 from ._options import checked, flag
 from ._render import mines_frame
-from ._seeding import checked_seed, engine_seed, no_options, require_reset
+from ._seeding import after_reset, checked_seed, engine_seed, no_options, require_reset
 
 
 class MinesweeperEnv(gym.Env):
@@ -63,6 +63,7 @@ class MinesweeperEnv(gym.Env):
             info["probabilities"] = self._core.probabilities()
         return grid, info
 
+    @after_reset
     def action_masks(self) -> np.ndarray:
         """The hidden cells as booleans, all ``False`` once the game is over
         (sb3-contrib's ``MaskablePPO`` reads this)."""
@@ -82,6 +83,8 @@ class MinesweeperEnv(gym.Env):
         grid, info = self._step_out()
         return grid, reward, terminated, truncated, info
 
+    @after_reset
+    @checked
     def solver_action(self, strength: str = "standard") -> Optional[int]:
         """arcade's solver's move: a safe cell if one is known, else its best guess."""
         return self._core.solver_action(strength)

@@ -49,14 +49,13 @@ def move_median(a, window: int, min_count: Optional[int] = None, axis: int = -1)
         raise TypeError(f"move_median needs real numbers, got an array of {arr.dtype}")
     if not is_integer(window):
         raise TypeError(f"window must be an integer, not {type(window).__name__}")
-    if min_count is None:
-        min_count = window
-    elif not is_integer(min_count):  # as bottleneck: int() would drop a fraction
+    if min_count is not None and not is_integer(min_count):  # as bottleneck: int() would drop a fraction
         raise TypeError(f"min_count must be an integer or None, not {type(min_count).__name__}")
     moved = np.moveaxis(arr, axis, -1)
     n = moved.shape[-1]
     rows = np.ascontiguousarray(moved, dtype=np.float64).reshape(math.prod(moved.shape[:-1]), n)
-    out = _ak.move_median_rows(rows, int(window), int(min_count)).reshape(moved.shape)
+    min_count = None if min_count is None else int(min_count)  # None: the window, as bottleneck
+    out = _ak.move_median_rows(rows, int(window), min_count).reshape(moved.shape)
     out = np.moveaxis(out, -1, axis)
     return out.astype(np.float32) if arr.dtype == np.float32 else out
 

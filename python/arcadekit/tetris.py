@@ -12,7 +12,7 @@ from ._action import action_index
 from ._native import native as _ak
 from ._options import checked, flag
 from ._render import tetris_frame
-from ._seeding import checked_seed, engine_seed, no_options, require_reset
+from ._seeding import after_reset, checked_seed, engine_seed, no_options, require_reset
 
 PIECES = "IOTSZJL"
 """Piece letters by index; index 7 in an observation means "no piece"."""
@@ -87,6 +87,7 @@ class TetrisEnv(gym.Env):
             "illegal_action": illegal,
         }
 
+    @after_reset
     def action_masks(self) -> np.ndarray:
         """The legal actions as booleans (sb3-contrib's ``MaskablePPO`` reads this)."""
         return self._core.mask().astype(bool)
@@ -104,6 +105,7 @@ class TetrisEnv(gym.Env):
         reward, terminated, truncated, illegal = self._core.step(action_index(action, self.action_space.n))
         return self._obs(), float(reward), terminated, truncated, self._info(illegal)
 
+    @after_reset
     def afterstate_features(self) -> np.ndarray:
         """The features of the field each action would leave, ``(4·width,
         12) float64`` in the order of :func:`arcadekit.tetris_features`
@@ -115,6 +117,8 @@ class TetrisEnv(gym.Env):
         plays as they do."""
         return self._core.afterstate_features()
 
+    @after_reset
+    @checked
     def ai_action(self, ai: str = "bcts") -> Optional[int]:
         """The action a classic AI (``bcts``, ``dellacherie``, ``el-tetris``,
         ``arcade-tuned``, ``bcts-expect`` or a weights file) would play now."""

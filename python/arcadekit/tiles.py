@@ -12,7 +12,7 @@ from ._action import action_index
 from ._native import native as _ak
 from ._options import checked, is_integer
 from ._render import tiles_frame, tiles_text
-from ._seeding import checked_seed, engine_seed, no_options, require_reset
+from ._seeding import after_reset, checked_seed, engine_seed, no_options, require_reset
 
 REWARDS = ("triples", "win")
 
@@ -112,6 +112,7 @@ class TilesEnv(gym.Env):
         }
         return obs, info
 
+    @after_reset
     def action_masks(self) -> np.ndarray:
         """The legal actions as booleans (sb3-contrib's ``MaskablePPO`` reads this)."""
         return self._core.observe()[3].astype(bool)
@@ -135,6 +136,8 @@ class TilesEnv(gym.Env):
         obs, info = self._out(illegal)
         return obs, reward, terminated, False, info
 
+    @after_reset
+    @checked
     def solver_action(self, seconds: Optional[float] = None, nodes: Optional[int] = None) -> Optional[int]:
         """The next click of a winning line from here (arcade's exact solver),
         or ``None`` when the position is lost or the search ran out. The
@@ -144,6 +147,7 @@ class TilesEnv(gym.Env):
         answer at once."""
         return self._core.solver_action(seconds, node_budget(nodes))
 
+    @after_reset
     def greedy_action(self) -> Optional[int]:
         """The greedy player's next click (the rule ``arcade tiles bench``
         measures: work toward the type that needs the fewest clicks for a
@@ -151,10 +155,12 @@ class TilesEnv(gym.Env):
         return self._core.greedy_action()
 
     @property
+    @after_reset
     def intended(self) -> list:
         """The winning clicks a generated level was built around."""
         return self._core.intended
 
+    @after_reset
     def level_json(self) -> str:
         """The current level in arcade's JSON format (``arcade tiles solve``
         and :func:`arcadekit.tiles_solve` read it)."""

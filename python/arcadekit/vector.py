@@ -13,7 +13,12 @@ arrays, with no Python object per sub-environment.
 * **Seeds**: ``reset(seed=s)`` starts episode ``e`` of sub-environment ``i``
   from the engine seed ``derive_seed(derive_seed(s, i), e)`` (arcade's
   splitmix64 derivation), so sub-environment ``i`` plays the same episodes
-  for the same actions whatever ``num_envs`` is.
+  for the same actions whatever ``num_envs`` is. The constructor's ``seed``
+  is the seed of a first ``reset()`` that gives none (without it, that
+  reset draws one, as Gymnasium's do).
+* **Order**: ``step``, ``render`` and the experts raise Gymnasium's
+  ``ResetNeeded`` before the first ``reset()``, as ``gym.make``'s
+  environments do.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from ._action import action_array
 from ._native import native as _ak
 from ._options import checked, flag
 from ._render import flappy_frame, jumpin_frame, mines_frame, tetris_frame, tiles_frame
-from ._seeding import checked_seed, no_options
+from ._seeding import after_reset, checked_seed, no_options, require_reset
 from .flappy import FlappyEnv
 from .jumpin import JumpInEnv
 from .minesweeper import MinesweeperEnv
@@ -36,10 +41,16 @@ from .tetris import TetrisEnv
 from .tiles import TilesEnv, node_budget
 
 
+def _core_seed(seed) -> int:
+    """The seed the Rust core starts its games from: the constructor's,
+    checked, or 0 (nothing plays them before ``reset`` reseeds them)."""
+    return checked_seed(seed) or 0
+
+
 class _RustVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["rgb_array"]}
 
-    def _setup(self, single, core, num_envs: int, render_mode: Optional[str]):
+    def _setup(self, single, core, num_envs: int, seed: Optional[int], render_mode: Optional[str]):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"unknown render_mode {render_mode!r} (vector environments draw rgb_array frames)")
         self.render_mode = render_mode
@@ -50,17 +61,21 @@ class _RustVectorEnv(VectorEnv):
         self.observation_space = batch_space(single.observation_space, num_envs)
         self.action_space = batch_space(single.action_space, num_envs)
         self._core = core
-        self._obs()  # what render() draws until the first step: the constructor's games
+        self._first_seed = seed
+        self._started = False
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         if isinstance(seed, (list, tuple, np.ndarray)):
             raise ValueError("seed must be one integer: sub-environment seeds derive from it")
         no_options(options)
         seed = checked_seed(seed)
+        if seed is None and not self._started:
+            seed = self._first_seed
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(0, 2**63, dtype=np.int64))
         self._core.reset(seed)
+        self._started = True
         return self._obs(), self._info()
 
     def _actions(self, actions) -> np.ndarray:
@@ -68,6 +83,7 @@ class _RustVectorEnv(VectorEnv):
         return action_array(actions, self.num_envs)
 
     def step(self, actions):
+        require_reset(self._started, "step")
         reward, terminated, truncated = self._core.step(self._actions(actions))
         return self._obs(), reward, terminated, truncated, self._info()
 
@@ -86,6 +102,7 @@ class _RustVectorEnv(VectorEnv):
     def render(self):
         """A tuple of one RGB frame per game with ``render_mode="rgb_array"``,
         else ``None``."""
+        require_reset(self._started, "render")
         if self.render_mode != "rgb_array":
             return None
         return self._frames()
@@ -100,14 +117,15 @@ class TetrisVectorEnv(_RustVectorEnv):
     @checked
     def __init__(self, num_envs: int, width: int = 10, height: int = 20, pieces: str = "uniform",
                  scoring: str = "lines", next_piece: bool = True, max_pieces: Optional[int] = None,
-                 seed: int = 0, render_mode: Optional[str] = None):
+                 seed: Optional[int] = None, render_mode: Optional[str] = None):
         num_envs = int(num_envs)  # an integer, not a bool: @checked
         single = TetrisEnv(width, height, pieces, scoring, next_piece, max_pieces)
-        core = _ak.TetrisVectorCore(num_envs, seed, width, height, pieces, scoring, max_pieces)
+        core = _ak.TetrisVectorCore(num_envs, _core_seed(seed), width, height, pieces, scoring, max_pieces)
         self._next = flag("next_piece", next_piece)
-        self._setup(single, core, num_envs, render_mode)
+        self._setup(single, core, num_envs, checked_seed(seed), render_mode)
 
     def step(self, actions):
+        require_reset(self._started, "step")
         # One Rust pass steps, observes and scores every game into fresh arrays;
         # it takes a contiguous 1-D int64 array as it is, anything else is converted.
         try:
@@ -119,6 +137,7 @@ class TetrisVectorEnv(_RustVectorEnv):
         obs = {"board": board, "piece": piece, "next": nxt} if self._next else {"board": board, "piece": piece}
         return obs, reward, terminated, truncated, {"action_mask": mask, "score": score}
 
+    @after_reset
     def sample_legal_actions(self) -> np.ndarray:
         """A uniformly random legal placement for every game, ``(num_envs,)
         int64``, drawn in Rust from the masks of the last observation (0 for a
@@ -128,12 +147,15 @@ class TetrisVectorEnv(_RustVectorEnv):
         than choosing from ``infos["action_mask"]`` with NumPy."""
         return self._core.sample_legal()
 
+    @after_reset
     def afterstate_features(self) -> np.ndarray:
         """Every game's :meth:`TetrisEnv.afterstate_features`, ``(num_envs,
         4·width, 12) float64``, on Rust threads (zeros for a game that is
         over)."""
         return self._core.afterstate_features()
 
+    @after_reset
+    @checked
     def ai_actions(self, ai: str = "bcts") -> np.ndarray:
         """Every game's :meth:`TetrisEnv.ai_action` by one classic AI
         (``bcts``, ``dellacherie``, ``el-tetris``, ``arcade-tuned``,
@@ -169,22 +191,28 @@ class FlappyVectorEnv(_RustVectorEnv):
     at 64 games (no fresh arrays). The default returns fresh arrays."""
 
     @checked
-    def __init__(self, num_envs: int, extended: bool = False, max_pipes: Optional[int] = None, seed: int = 0,
+    def __init__(self, num_envs: int, extended: bool = False, max_pipes: Optional[int] = None, seed: Optional[int] = None,
                  copy: bool = True, render_mode: Optional[str] = None):
         num_envs = int(num_envs)  # an integer, not a bool: @checked
         single = FlappyEnv(extended, max_pipes)
-        core = _ak.FlappyVectorCore(num_envs, seed, max_pipes, extended)
-        self._setup(single, core, num_envs, render_mode)
+        core = _ak.FlappyVectorCore(num_envs, _core_seed(seed), max_pipes, extended)
+        self._setup(single, core, num_envs, checked_seed(seed), render_mode)
         self._rust_step = core.step_observe if flag("copy", copy) else core.step_in_place
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        out = super().reset(seed=seed, options=options)
         if type(self).step is FlappyVectorEnv.step:  # unless a subclass overrides it
-            # `step` is the Rust call itself, bound per instance: a Python
-            # frame in between cost a tenth of a step at 64 games.
+            # From the first reset, `step` is the Rust call itself, bound per
+            # instance: a Python frame in between cost a tenth of a step at 64 games.
             self.step = self._rust_step
+        return out
 
     def step(self, actions):
         """Steps every game (one Rust call, which converts ``actions`` unless
         it is a contiguous 1-D int64 array): ``(obs, reward, terminated,
-        truncated, {"pipes": …})``. Instances call the Rust step directly."""
+        truncated, {"pipes": …})``. After the first reset, instances call
+        the Rust step directly."""
+        require_reset(self._started, "step")
         return self._rust_step(actions)
 
     def _obs(self):
@@ -193,12 +221,14 @@ class FlappyVectorEnv(_RustVectorEnv):
     def _info(self) -> dict:
         return {"pipes": self._core.scores()}
 
+    @after_reset
     def viability_margins(self) -> np.ndarray:
         """Every game's :meth:`FlappyEnv.viability_margins`, ``(num_envs, 2)
         int32`` (no flap, flap), on Rust threads; ``(-1, -1)`` for a game
         that ended and resets at the next ``step``."""
         return self._core.margins()
 
+    @after_reset
     def oracle_actions(self) -> np.ndarray:
         """Perfect play for every game, ``(num_envs,) int64``:
         :meth:`FlappyEnv.oracle_action` (an expert for imitation learning
@@ -217,14 +247,16 @@ class MinesweeperVectorEnv(_RustVectorEnv):
     game's exact mine probabilities, computed on Rust threads."""
 
     @checked
-    def __init__(self, num_envs: int, level: str = "beginner", rule: str = "sfar", seed: int = 0,
+    def __init__(self, num_envs: int, level: str = "beginner", rule: str = "sfar", seed: Optional[int] = None,
                  render_mode: Optional[str] = None, probabilities: bool = False):
         num_envs = int(num_envs)  # an integer, not a bool: @checked
         single = MinesweeperEnv(level, rule)
-        core = _ak.MinesVectorCore(num_envs, seed, level, rule)
+        core = _ak.MinesVectorCore(num_envs, _core_seed(seed), level, rule)
         self._probabilities = flag("probabilities", probabilities)
-        self._setup(single, core, num_envs, render_mode)
+        self._setup(single, core, num_envs, checked_seed(seed), render_mode)
 
+    @after_reset
+    @checked
     def solver_actions(self, strength: str = "standard") -> np.ndarray:
         """Every game's :meth:`MinesweeperEnv.solver_action` (a safe cell if
         one is known, else the solver's best guess; the rule's first click
@@ -257,13 +289,15 @@ class TilesVectorEnv(_RustVectorEnv):
     @checked
     def __init__(self, num_envs: int, level: Optional[str] = None, layers: int = 26, types: int = 12,
                  groups: int = 10, capacity: Optional[int] = None, difficulty: float = 0.5,
-                 reward: str = "triples", seed: int = 0, render_mode: Optional[str] = None):
+                 reward: str = "triples", seed: Optional[int] = None, render_mode: Optional[str] = None):
         num_envs = int(num_envs)  # an integer, not a bool: @checked
         single = TilesEnv(level, layers, types, groups, capacity, difficulty, reward)
-        core = _ak.TilesVectorCore(num_envs, seed, level, layers, types, groups, capacity, difficulty,
+        core = _ak.TilesVectorCore(num_envs, _core_seed(seed), level, layers, types, groups, capacity, difficulty,
                                    reward == "win")
-        self._setup(single, core, num_envs, render_mode)
+        self._setup(single, core, num_envs, checked_seed(seed), render_mode)
 
+    @after_reset
+    @checked
     def solver_actions(self, nodes: int = 100_000, fallback: Optional[str] = "greedy") -> np.ndarray:
         """Every game's :meth:`TilesEnv.solver_action` with a budget of
         ``nodes`` positions (the same answers on any machine), on Rust threads.
@@ -271,10 +305,9 @@ class TilesVectorEnv(_RustVectorEnv):
         undecided within the budget), the greedy player's click
         (:meth:`TilesEnv.greedy_action`), or -1 with ``fallback=None``; 0 for
         a game that ended (its autoreset ignores it)."""
-        if nodes is None:
-            raise TypeError("nodes must be an integer, got None")
         return self._core.solver_actions(node_budget(nodes), fallback)
 
+    @after_reset
     def greedy_actions(self) -> np.ndarray:
         """Every game's :meth:`TilesEnv.greedy_action` (a baseline that wins
         some levels), 0 for a game that ended, on Rust threads."""
@@ -305,14 +338,15 @@ class JumpInVectorEnv(_RustVectorEnv):
 
     @checked
     def __init__(self, num_envs: int, puzzles="official", moves: int = 10, rabbits: int = 3,
-                 foxes: int = 2, mushrooms: int = 3, max_moves: int = 200, seed: int = 0,
+                 foxes: int = 2, mushrooms: int = 3, max_moves: int = 200, seed: Optional[int] = None,
                  render_mode: Optional[str] = None):
         num_envs = int(num_envs)  # an integer, not a bool: @checked
         single = JumpInEnv(puzzles, moves, rabbits, foxes, mushrooms, max_moves)
-        core = _ak.JumpinVectorCore(num_envs, seed, puzzles, moves, rabbits, foxes, mushrooms,
+        core = _ak.JumpinVectorCore(num_envs, _core_seed(seed), puzzles, moves, rabbits, foxes, mushrooms,
                                     single.max_moves)
-        self._setup(single, core, num_envs, render_mode)
+        self._setup(single, core, num_envs, checked_seed(seed), render_mode)
 
+    @after_reset
     def solver_actions(self) -> np.ndarray:
         """Every game's :meth:`JumpInEnv.solver_action` (the first move of a
         shortest solution), ``(num_envs,) int64``, on Rust threads. 0 for a

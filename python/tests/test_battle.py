@@ -105,7 +105,8 @@ def test_calls_before_reset_and_bad_seeds_are_clear_errors():
     with NumPy's errors."""
     env = MinesBattleEnv()
     for call, name in [(lambda: env.step(0), "step"), (env.last, "last"),
-                       (lambda: env.observe("player_0"), "observe"), (env.render, "render")]:
+                       (lambda: env.observe("player_0"), "observe"), (env.render, "render"),
+                       (env.ai_action, "ai_action"), (lambda: env.scores, "scores")]:
         with pytest.raises(gym.error.ResetNeeded, match=rf"^call reset\(\) before {name}\(\)$"):
             call()
     for bad, message in [(-1, r"^seed -1 is out of range"), (1.5, r"^seed must be an integer or None, got 1.5")]:

@@ -120,6 +120,8 @@ def test_tetris_random_legal_play_keeps_the_board_consistent():
         (lambda: arcadekit.TetrisEnv(width=8, scoring="geek"), "10x20 board"),
         (lambda: arcadekit.MinesweeperEnv(level="huge"), "huge"),
         (lambda: arcadekit.MinesweeperEnv(level="3x3/9", rule="sfar"), "do not fit"),
+        (lambda: arcadekit.MinesweeperEnv(level="4x4/8", rule="snr"), "as few as 7 cells free"),
+        (lambda: arcadekit.MinesweeperVectorEnv(2, level="3x3/1", rule="snr"), "as few as 0 cells free"),
         (lambda: arcadekit.MinesweeperEnv(rule="safe"), "unknown rule"),
         (lambda: arcadekit.FlappyEnv(max_pipes=0), "max_pipes"),
         (lambda: arcadekit.TetrisEnv(max_pieces=0), "^max_pieces must be at least 1$"),
@@ -380,6 +382,42 @@ def test_step_and_render_before_reset_need_a_reset(make):
     env.reset(seed=0)
     env.step(int(np.flatnonzero(env.action_masks())[0]) if hasattr(env, "action_masks") else 0)
     env.render()
+
+
+EXPERTS = ["action_masks", "afterstate_features", "ai_action", "heuristic_action", "viability_margins",
+           "oracle_action", "legal_moves", "solver_action", "code", "greedy_action", "intended", "level_json"]
+
+
+@pytest.mark.parametrize("make", ENV_MAKERS)
+def test_experts_and_masks_before_reset_need_a_reset(make):
+    """They answered for a game nobody had seeded; each works after reset."""
+    env = make()
+    methods = [name for name in EXPERTS if hasattr(type(env), name)]
+    assert methods
+
+    def use(name):  # a method is called; a property (``code``, ``intended``) read
+        value = getattr(env, name)
+        return value() if callable(value) else value
+
+    for name in methods:
+        with pytest.raises(gym.error.ResetNeeded, match=rf"^call reset\(\) before {name}\(\)$"):
+            use(name)
+    env.reset(seed=0)
+    for name in methods:
+        use(name)
+
+
+def test_method_arguments_of_the_wrong_type_are_named():
+    tetris, mines, tiles = arcadekit.TetrisEnv(), arcadekit.MinesweeperEnv(), arcadekit.TilesEnv()
+    for env in (tetris, mines, tiles):
+        env.reset(seed=0)
+    for call, message in [
+        (lambda: tetris.ai_action(None), r"^ai must be a string, got None \(NoneType\)$"),
+        (lambda: mines.solver_action(3), r"^strength must be a string, got 3 \(int\)$"),
+        (lambda: tiles.solver_action(seconds="1"), r"^seconds must be a number or None, got '1' \(str\)$"),
+    ]:
+        with pytest.raises(TypeError, match=message):
+            call()
 
 
 @pytest.mark.parametrize("make", ENV_MAKERS)

@@ -231,6 +231,11 @@ def test_jumpin_mask_actions_and_errors():
         (lambda: arcadekit.JumpInEnv(puzzles="generated", foxes=-1), r"^foxes must not be negative, got -1$"),
         (lambda: arcadekit.JumpInEnv().reset(options={"moves": -1}), r"^moves must not be negative, got -1$"),
         (lambda: arcadekit.JumpInEnv().reset(options={"moves": 2**70}), r"^moves 1180591620717411303424 is too large$"),
+        # Unseeded, the reset draws a seed past 2^32 too: the count is still named.
+        (lambda: arcadekit.JumpInEnv().reset(options={"moves": 2**40}), r"^moves 1099511627776 is too large$"),
+        (lambda: arcadekit.JumpInEnv(max_moves=2**33), r"^max_moves 8589934592 is too large$"),
+        (lambda: arcadekit.mines_play("beginner", first=(2**70, 0)), r"^first 1180591620717411303424 is too large$"),
+        (lambda: arcadekit.move_median([1.0, 2.0], 2**70), r"^window 1180591620717411303424 is too large$"),
     ]:
         with pytest.raises(ValueError, match=message):
             make()

@@ -4,18 +4,19 @@ autoreset, equal to the single environments for the derived seeds."""
 import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 import arcadekit as ak
 
 MAKERS = {
-    "tetris": lambda n: ak.TetrisVectorEnv(n, width=6, height=8),
-    "flappy": lambda n: ak.FlappyVectorEnv(n, max_pipes=3),
-    "mines": lambda n: ak.MinesweeperVectorEnv(n, level="6x6/5"),
-    "tiles": lambda n: ak.TilesVectorEnv(n, layers=14, difficulty=0.2),
-    "tiles-win": lambda n: ak.TilesVectorEnv(n, level="capture", reward="win"),
-    "jumpin": lambda n: ak.JumpInVectorEnv(n, max_moves=6),
-    "jumpin-gen": lambda n: ak.JumpInVectorEnv(n, puzzles="generated", moves=3, max_moves=8),
+    "tetris": lambda n, **kw: ak.TetrisVectorEnv(n, width=6, height=8, **kw),
+    "flappy": lambda n, **kw: ak.FlappyVectorEnv(n, max_pipes=3, **kw),
+    "mines": lambda n, **kw: ak.MinesweeperVectorEnv(n, level="6x6/5", **kw),
+    "tiles": lambda n, **kw: ak.TilesVectorEnv(n, layers=14, difficulty=0.2, **kw),
+    "tiles-win": lambda n, **kw: ak.TilesVectorEnv(n, level="capture", reward="win", **kw),
+    "jumpin": lambda n, **kw: ak.JumpInVectorEnv(n, max_moves=6, **kw),
+    "jumpin-gen": lambda n, **kw: ak.JumpInVectorEnv(n, puzzles="generated", moves=3, max_moves=8, **kw),
 }
 SINGLE = {
     "tetris": lambda: ak.TetrisEnv(width=6, height=8),
@@ -128,11 +129,9 @@ def test_vector_frames_are_the_single_env_frames(kind):
     the same game, across episodes (the autoreset step shows the new one)."""
     make_vector, make_single = RENDERED[kind]
     env, single = make_vector(), make_single()
-    # Before reset() it draws the games the constructor started (seed=0);
-    # it used to fail with an AttributeError.
-    before = env.render()
-    single.reset(seed=int(ak.episode_seed(0, 1, 0)))
-    np.testing.assert_array_equal(before[1], single.render())
+    # Before reset() it refuses, as the single environments do.
+    with pytest.raises(ResetNeeded, match=r"^call reset\(\) before render\(\)$"):
+        env.render()
     seed = 5
     _, info = env.reset(seed=seed)
     single.reset(seed=int(ak.episode_seed(seed, 1, 0)))
@@ -154,7 +153,7 @@ def test_vector_frames_are_the_single_env_frames(kind):
         ended = term[1] or trunc[1]
     assert episode >= 1 and changed >= 20, (episode, changed)
     assert env.metadata["render_fps"] == single.metadata["render_fps"]
-    assert MAKERS[kind](1).render() is None
+    assert _reset(MAKERS[kind](1)).render() is None
     with pytest.raises(ValueError, match="unknown render_mode 'human'"):
         type(env)(1, render_mode="human")
 
@@ -235,7 +234,7 @@ def test_vector_errors():
             with pytest.raises(ValueError, match=r"^expected 2 actions, got [13]$"):
                 vec.step(wrong)
     with pytest.raises(ValueError, match="not 0"):
-        ak.FlappyVectorEnv(2).step(np.array([0, 5]))
+        _reset(ak.FlappyVectorEnv(2)).step(np.array([0, 5]))
     # Float actions were truncated to integers and played; now refused.
     for vec in [env, ak.FlappyVectorEnv(2), ak.MinesweeperVectorEnv(2)]:
         vec.reset(seed=0)
@@ -556,11 +555,18 @@ def test_expert_actions_are_the_single_envs_through_autoresets(kind):
     assert counts["compared"] >= 200 and counts["off_expert"] >= 30 and episodes >= 3, (counts, episodes)
 
 
+def _reset(env):
+    env.reset(seed=0)
+    return env
+
+
 def test_expert_actions_refuse_an_unknown_ai_or_strength():
     with pytest.raises(ValueError, match="unknown"):
-        MAKERS["tetris"](2).ai_actions("no-such-ai")
+        _reset(MAKERS["tetris"](2)).ai_actions("no-such-ai")
     with pytest.raises(ValueError, match="unknown solver strength"):
-        MAKERS["mines"](2).solver_actions("strongest")
+        _reset(MAKERS["mines"](2)).solver_actions("strongest")
+    with pytest.raises(TypeError, match=r"^ai must be a string, got None \(NoneType\)$"):
+        _reset(MAKERS["tetris"](2)).ai_actions(None)
 
 
 def test_tiles_solver_actions_are_the_single_envs_with_the_greedy_fallback():
@@ -612,7 +618,7 @@ def test_tiles_solver_actions_win_generated_levels():
 
 
 def test_tiles_solver_budgets_are_checked():
-    env = ak.TilesVectorEnv(2)
+    env = _reset(ak.TilesVectorEnv(2))
     for bad in (0, -5):
         with pytest.raises(ValueError, match=f"^nodes must be a positive number, not {bad}$"):
             env.solver_actions(bad)
@@ -628,7 +634,7 @@ def test_tiles_solver_budgets_are_checked():
         single.solver_action(seconds=float("nan"))
     with pytest.raises(ValueError, match="^nodes must be a positive number, not 0$"):
         single.solver_action(nodes=0)
-    with pytest.raises(TypeError, match=r"^nodes must be an integer, got 1\.5 \(float\)$"):
+    with pytest.raises(TypeError, match=r"^nodes must be an integer or None, got 1\.5 \(float\)$"):
         single.solver_action(nodes=1.5)
 
 
@@ -649,3 +655,60 @@ def test_tetris_afterstate_features_are_the_single_envs_through_autoresets():
 
     episodes, _ = _follow(env, single, 6, 200, act)
     assert compared >= 150 and episodes >= 3, (compared, episodes)
+
+
+EXPERT_METHODS = {
+    "tetris": ["sample_legal_actions", "afterstate_features", "ai_actions"],
+    "flappy": ["viability_margins", "oracle_actions"],
+    "mines": ["solver_actions"],
+    "tiles": ["solver_actions", "greedy_actions"],
+    "jumpin": ["solver_actions"],
+}
+
+
+@pytest.mark.parametrize("kind", sorted(MAKERS))
+def test_vector_envs_refuse_play_before_reset(kind):
+    """step, render and every expert raise ResetNeeded before the first
+    reset, as the single environments do; they work after it."""
+    env = MAKERS[kind](2)
+    calls = {"step": lambda: env.step(np.zeros(2, np.int64)), "render": env.render}
+    calls.update({name: getattr(env, name) for name in EXPERT_METHODS[kind.split("-")[0]]})
+    for name, call in calls.items():
+        with pytest.raises(ResetNeeded, match=rf"^call reset\(\) before {name}\(\)$"):
+            call()
+    env.reset(seed=0)
+    for name in EXPERT_METHODS[kind.split("-")[0]]:
+        assert np.asarray(getattr(env, name)()).shape[0] == 2
+    env.step(np.zeros(2, np.int64))
+
+
+@pytest.mark.parametrize("kind", sorted(MAKERS))
+def test_constructor_seed_seeds_the_first_unseeded_reset(kind):
+    """seed=s in the constructor: a first reset() without one plays reset(seed=s)'s
+    games; without it, two environments draw different seeds."""
+    a, b, c = MAKERS[kind](3, seed=11), MAKERS[kind](3), MAKERS[kind](3)
+    first = a.reset()[0]
+    again = a.reset(seed=11)[0]
+    for x, y in zip(_leaves(first), _leaves(again)):
+        np.testing.assert_array_equal(x, y)
+    # Unseeded: the episode seeds come from Gymnasium's np_random, drawn anew.
+    b.reset()
+    c.reset()
+    assert b.np_random_seed != c.np_random_seed
+
+
+def _leaves(obs):
+    return [obs[k] for k in sorted(obs)] if isinstance(obs, dict) else [obs]
+
+
+@pytest.mark.parametrize("kind", sorted(MAKERS))
+def test_actions_of_another_shape_are_refused(kind):
+    """(num_envs,) and (num_envs, 1) are actions; a (2, 2) array of the right
+    size is a batch laid out wrongly. An unsigned action past 2^63 is named,
+    not wrapped to a negative one (Flappy Bird's Rust path included)."""
+    env = _reset(MAKERS[kind](4))
+    with pytest.raises(ValueError, match=r"^expected actions of shape \(4,\) or \(4, 1\), got \(2, 2\)$"):
+        env.step(np.zeros((2, 2), np.int64))
+    with pytest.raises(ValueError, match=rf"action {2**63} is out of range"):
+        env.step(np.full(4, 2**63, np.uint64))
+    env.step(np.zeros((4, 1), np.int32))

@@ -40,6 +40,33 @@ impl Rule {
         }
     }
 
+    /// The most cells the rule keeps free of mines, over every first click:
+    /// an SNR click away from the edges protects a whole 3×3 block.
+    fn most_protected(self, grid: Grid) -> usize {
+        match self {
+            Rule::Sfar => 1,
+            Rule::Snr => grid.width().min(3) * grid.height().min(3),
+            Rule::None => 0,
+        }
+    }
+
+    /// Checks that `level`'s mines fit whatever the first click is, for
+    /// games whose first click is not known yet (an agent's or a player's):
+    /// a level that fits only beside the edges would fail at the click.
+    pub fn check_every_first(self, level: Level) -> Result<(), BoardError> {
+        let cells = level.width * level.height;
+        let room = cells.saturating_sub(self.most_protected(level.grid()));
+        if level.mines > room {
+            return Err(BoardError::NoRoomForSomeFirst {
+                mines: level.mines,
+                room,
+                rule: self,
+                level: level.name(),
+            });
+        }
+        Ok(())
+    }
+
     /// Cells that may hold a mine when the first click is `first`.
     fn allowed(self, grid: Grid, first: usize) -> Vec<usize> {
         let protected: Vec<usize> = match self {
@@ -178,6 +205,15 @@ pub enum BoardError {
         room: usize,
         rule: Rule,
     },
+    #[error(
+        "{mines} mines do not fit on level {level} under rule {rule}: a first click can leave as few as {room} cells free"
+    )]
+    NoRoomForSomeFirst {
+        mines: usize,
+        room: usize,
+        rule: Rule,
+        level: String,
+    },
 }
 
 /// Where the mines are.
@@ -282,6 +318,38 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_first_check_agrees_with_generating_at_every_click() {
+        // The naive reference: the level fits iff every first click generates.
+        let mut only_some_clicks = 0;
+        for (width, height) in (1..=5).flat_map(|w| (1..=5).map(move |h| (w, h))) {
+            for mines in 0..=width * height {
+                let level = Level::new(width, height, mines).unwrap();
+                for rule in [Rule::Sfar, Rule::Snr, Rule::None] {
+                    let clicks: Vec<bool> = (0..width)
+                        .flat_map(|x| (0..height).map(move |y| (x, y)))
+                        .map(|first| Board::generate(level, rule, first, 7).is_ok())
+                        .collect();
+                    let every = clicks.iter().all(|&ok| ok);
+                    assert_eq!(
+                        rule.check_every_first(level).is_ok(),
+                        every,
+                        "{level:?} {rule}"
+                    );
+                    only_some_clicks += usize::from(!every && clicks.iter().any(|&ok| ok));
+                }
+            }
+        }
+        // Levels that fit beside an edge but not in the middle: the case the
+        // check exists for.
+        assert!(only_some_clicks >= 20, "{only_some_clicks}");
+        let err = Rule::Snr.check_every_first("4x4/8".parse().unwrap());
+        assert_eq!(
+            err.unwrap_err().to_string(),
+            "8 mines do not fit on level 4x4/8 under rule snr: a first click can leave as few as 7 cells free"
+        );
+    }
 
     #[test]
     fn levels_parse() {

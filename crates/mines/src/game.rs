@@ -87,7 +87,20 @@ impl Game {
         if self.safe_left == 0 {
             self.status = Status::Won;
         }
+        release_if_large(&mut self.stack);
         self.status
+    }
+}
+
+/// Scratch entries a game keeps between reveals.
+const SCRATCH_KEPT: usize = 1 << 12;
+
+/// Frees a scratch vector a large flood fill grew: a game may wait long
+/// between reveals, and many held at once (a vector environment of big
+/// boards) would otherwise each keep 8 bytes for every cell they opened.
+pub fn release_if_large<T>(scratch: &mut Vec<T>) {
+    if scratch.capacity() > SCRATCH_KEPT {
+        *scratch = Vec::new();
     }
 }
 

@@ -3,7 +3,7 @@
 use crate::flappy_in_place::InPlace;
 use crate::replay::{self, Reduced, Replay, Saved};
 use crate::value_error;
-use crate::vector::{Game, Outputs, Slots, StepArrays, check_num_envs, wrong_count};
+use crate::vector::{Game, Outputs, Slots, StepArrays, check_num_envs};
 use arcade_flappy::env::Status;
 use arcade_flappy::episode::eval_seed;
 use arcade_flappy::obs::{BASIC, EXTENDED, observe};
@@ -248,36 +248,19 @@ type StepResult<'py> = (
 );
 
 /// The actions as `i64`s in `into`: a contiguous 1-D int64 array is read
-/// as it is, any other integer array is converted as NumPy does
-/// (`ascontiguousarray(asarray(a).reshape(n), dtype=int64)`). Read
+/// as it is, anything else goes through `arcadekit._action.action_array`,
+/// the checks and conversion every vector environment shares. Read
 /// untracked (a tracked borrow costs more than the copy) and copied, so
 /// nothing can change them while the step runs.
 fn read_actions(actions: &Bound<'_, PyAny>, n: usize, into: &mut Vec<i64>) -> PyResult<()> {
     let converted;
     let array = match actions.cast::<PyArray1<i64>>() {
-        Ok(a) if a.is_c_contiguous() => a,
+        Ok(a) if a.is_c_contiguous() && a.len() == n => a,
         _ => {
             let py = actions.py();
-            let np = py.import(pyo3::intern!(py, "numpy"))?;
-            let given = np.call_method1(pyo3::intern!(py, "asarray"), (actions,))?;
-            let size: usize = given.getattr(pyo3::intern!(py, "size"))?.extract()?;
-            if size != n {
-                return Err(value_error(wrong_count(n, size)));
-            }
-            // Floats would be truncated: refused, as `arcadekit._action` does.
-            let dtype = given.getattr(pyo3::intern!(py, "dtype"))?;
-            let kind: String = dtype.getattr(pyo3::intern!(py, "kind"))?.extract()?;
-            if !matches!(kind.as_str(), "i" | "u" | "b") {
-                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                    "actions must be integers, got an array of {dtype}"
-                )));
-            }
-            let shaped = given.call_method1(pyo3::intern!(py, "reshape"), (n,))?;
-            converted = np
-                .call_method1(
-                    pyo3::intern!(py, "ascontiguousarray"),
-                    (shaped, pyo3::intern!(py, "int64")),
-                )?
+            converted = py
+                .import(pyo3::intern!(py, "arcadekit._action"))?
+                .call_method1(pyo3::intern!(py, "action_array"), (actions, n))?
                 .cast_into::<PyArray1<i64>>()?;
             &converted
         }

@@ -3,7 +3,7 @@
 use crate::replay::{self, Reduced, Replay, Saved};
 use crate::vector::{Game, Slots, StepArrays, check_num_envs};
 use crate::{to_json, value_error};
-use arcade_mines::game::Status;
+use arcade_mines::game::{Status, release_if_large};
 use arcade_mines::play::next_move;
 use arcade_mines::solver::Strength;
 use arcade_mines::{Board, Cell, Level, Position, Rule, Solver, analyze, analyze_report};
@@ -25,8 +25,8 @@ struct Config {
 fn config(level: &str, rule: &str) -> PyResult<Config> {
     let level: Level = level.parse().map_err(value_error)?;
     let rule: Rule = rule.parse().map_err(value_error)?;
-    // A layout must exist for some first click (the rule may leave no room).
-    Board::generate(level, rule, (0, 0), 0).map_err(value_error)?;
+    // The agent's first click is not known yet: the mines must fit at any.
+    rule.check_every_first(level).map_err(value_error)?;
     Ok(Config { level, rule })
 }
 
@@ -91,7 +91,9 @@ impl MinesGame {
         }
         let game = self.game.as_mut().expect("just made");
         self.opened.clear();
-        Ok(match game.reveal(cell, &mut self.opened) {
+        let status = game.reveal(cell, &mut self.opened);
+        release_if_large(&mut self.opened);
+        Ok(match status {
             Status::Won => (1.0, true, false),
             Status::Lost => (-1.0, true, false),
             Status::Playing => (0.0, false, self.over()),

@@ -68,10 +68,11 @@ fn move_median_rows<'py>(
     py: Python<'py>,
     a: PyReadonlyArray2<'py, f64>,
     window: i64,
-    min_count: i64,
+    min_count: Option<i64>,
     algorithm: &str,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let (rows, n) = a.as_array().dim();
+    let min_count = min_count.unwrap_or(window);
     // Signed, so that a negative window gets the message below too.
     if window < 1 || window as u64 > n as u64 {
         // bottleneck.move_median's message word for word (its grammar too),

@@ -104,6 +104,7 @@ async fn new_game(
     let level: Level = req.level.parse().map_err(ApiError::bad)?;
     check_size(level.width, level.height)?;
     let rule: Rule = req.rule.parse().map_err(ApiError::BadRequest)?;
+    rule.check_every_first(level).map_err(ApiError::bad)?;
     let game = HumanGame::new(level, rule, req.seed.unwrap_or_else(random_seed));
     let id = app.sessions.insert(Game::Mines(game));
     act(&app, id, req.analyze, |_| Ok(Answer::default())).await

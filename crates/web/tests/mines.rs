@@ -47,6 +47,11 @@ async fn bad_levels_and_rules_are_400() {
     for (body, needle) in [
         (json!({"level": "huge"}), "unknown level"),
         (json!({"level": "9x9/100"}), "do not fit"),
+        // Fits beside an edge, not around a click in the middle.
+        (
+            json!({"level": "4x4/8", "rule": "snr"}),
+            "a first click can leave as few as 7 cells free",
+        ),
         (json!({"level": "200x10/5"}), "too large for the web arena"),
         (json!({"level": "beginner", "rule": "xyz"}), "unknown rule"),
     ] {
