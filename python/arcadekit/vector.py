@@ -58,11 +58,23 @@ class _RustVectorEnv(VectorEnv):
         self.num_envs = num_envs
         self.single_observation_space = single.observation_space
         self.single_action_space = single.action_space
-        self.observation_space = batch_space(single.observation_space, num_envs)
+        self._observation_space = None  # built on first use: see observation_space
         self.action_space = batch_space(single.action_space, num_envs)
         self._core = core
         self._first_seed = seed
         self._started = False
+
+    @property
+    def observation_space(self):
+        """The batched observation space, built on first use: Gymnasium's
+        ``batch_space`` spends seconds on the bounds of a million boards."""
+        if self._observation_space is None:
+            self._observation_space = batch_space(self.single_observation_space, self.num_envs)
+        return self._observation_space
+
+    @observation_space.setter
+    def observation_space(self, space):
+        self._observation_space = space
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         if isinstance(seed, (list, tuple, np.ndarray)):

@@ -112,15 +112,24 @@ pub(crate) struct Slots<G: Game> {
 }
 
 impl<G: Game> Slots<G> {
+    /// Starts `n` sub-environments' episode 0 of `master`, on several
+    /// threads from [`Game::PARALLEL_MIN`] games, as [`Slots::reset`] does.
     pub fn new(config: &G::Config, n: usize, master: u64) -> Slots<G> {
-        let slots = (0..n as u64)
-            .map(|i| Slot {
-                game: G::start(config, episode_seed(master, i, 0)),
-                index: i,
-                episode: 0,
-                ended: false,
-            })
-            .collect();
+        let slot = |i: usize| Slot {
+            game: G::start(config, episode_seed(master, i as u64, 0)),
+            index: i as u64,
+            episode: 0,
+            ended: false,
+        };
+        let slots = if n >= G::PARALLEL_MIN {
+            (0..n)
+                .into_par_iter()
+                .with_min_len(CHUNK)
+                .map(slot)
+                .collect()
+        } else {
+            (0..n).map(slot).collect()
+        };
         Slots { slots, master }
     }
 
