@@ -112,3 +112,40 @@ test("watch the oracle play in real time", async (t) => {
     assert.match(await page.textContent("#depth"), /^\d+ px$/);
   });
 });
+
+test("frames stepped one by one before the first flap do not freeze the bird after", async (t) => {
+  await onPage(chrome.browser, t, "/flappy", async (page) => {
+    await page.waitForFunction(() => document.querySelector("#screen").dataset.frame === "0");
+    await page.check("#stepmode");
+    await page.focus("#screen");
+    // 15 frames of falling (the bird reaches the ground at 18).
+    for (let i = 0; i < 15; i++) await page.keyboard.press("n");
+    await page.waitForFunction(() => document.querySelector("#screen").dataset.frame === "15");
+    await page.uncheck("#stepmode");
+    await page.focus("#screen");
+    await page.keyboard.press("Space");
+    // The clock starts at frame 15: the game moves on at once (it froze for
+    // half a second, 15 frames, while the clock caught up).
+    await page.waitForFunction(() => Number(document.querySelector("#screen").dataset.frame) > 16, null, { timeout: 350 });
+    assert.equal(await attr(page, "status"), "running");
+  });
+});
+
+test("a game the server no longer has stops asking for frames", async (t) => {
+  await onPage(chrome.browser, t, "/flappy", async (page) => {
+    await page.waitForFunction(() => document.querySelector("#screen").dataset.frame === "0");
+    // As when the session expired: every tick is refused.
+    let refused = 0;
+    await page.route("**/api/flappy/*/tick", (route) => {
+      refused += 1;
+      route.fulfill({ status: 404, contentType: "application/json",
+        body: JSON.stringify({ error: "no such session (it may have expired; start a new game)" }) });
+    });
+    await page.focus("#screen");
+    await page.keyboard.press("Space");
+    await page.waitForFunction(() => document.querySelector("#msg").textContent.includes("no such session"));
+    await page.waitForTimeout(1000);
+    assert.equal(refused, 1);
+    assert.match(await page.textContent("#msg"), /New game to play again/);
+  });
+});

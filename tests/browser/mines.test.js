@@ -105,6 +105,20 @@ test("analyse mode shows a contradiction as a message and a shared URL reopens a
     await other.goto(url);
     await other.waitForSelector("#abest");
     assert.equal(await other.textContent("#abest"), "(2,0) at 0%");
+    // A link cut short is said so, and the page still plays (it threw
+    // "URI malformed" and started no game).
+    const errors = [];
+    other.on("pageerror", (e) => errors.push(e.message));
+    await other.goto("about:blank");
+    await other.goto(url.replace(/#p=.*/, "#p=%E0%A4%A"));
+    await other.waitForSelector("#amsg.bad");
+    assert.match(await other.textContent("#amsg"), /damaged/);
+    assert.deepEqual(errors, []);
+    assert.ok(await other.locator("#board .mcell").count() > 0);
+    // A second link pasted into the open page opens its position.
+    await other.evaluate(() => { location.hash = "#p=" + encodeURIComponent("3 1 1\n1..\n"); });
+    await other.waitForSelector("#abest");
+    assert.equal(await other.textContent("#abest"), "(2,0) at 0%");
     await other.close();
   });
 });

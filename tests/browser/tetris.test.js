@@ -79,6 +79,11 @@ test("a held P pauses once: the key's repeats are not toggles", async (t) => {
     assert.match(await page.textContent("#pause"), /^Resume/);
     await page.keyboard.press("p");
     assert.match(await page.textContent("#pause"), /^Pause/);
+    // Paused, then a new game: it runs, and the button says so.
+    await page.keyboard.press("p");
+    assert.match(await page.textContent("#pause"), /^Resume/);
+    await start(page, "IIOT");
+    assert.match(await page.textContent("#pause"), /^Pause/);
   });
 });
 

@@ -56,9 +56,22 @@ test("an invalid record says where it fails", async (t) => {
   const file = path.join(dir, "bad.txt");
   fs.writeFileSync(file, "N,R1,D19,N,C1,L1,Q18");
   await onPage(chrome.browser, t, "/geek", async (page) => {
+    // Over arcade's record, which the page opens on: the failed upload must
+    // not leave that record's name, score and field on the board.
+    await page.waitForFunction(() => document.querySelector("#board").dataset.final === "1428236", null, { timeout: 30000 });
     await page.setInputFiles("#file", file);
     await page.waitForFunction(() => document.querySelector("#msg").className.includes("bad"));
     assert.match(await page.textContent("#msg"), /piece 2, token 7 \("Q18"\)/);
+    assert.equal(await page.getAttribute("#board", "data-final"), null);
+    assert.equal(await page.textContent("#name"), "–");
+    assert.equal(await page.textContent("#score"), "0");
+    assert.equal(await page.textContent("#total"), "0");
+    assert.match(await page.textContent("#play"), /^Play/);
+    // The same file again, fixed: the page reads it (the input was emptied).
+    fs.writeFileSync(file, "N,R1,D19,N,C1,L1,D18");
+    await page.setInputFiles("#file", file);
+    await page.waitForFunction(() => document.querySelector("#board").dataset.final === "0");
+    assert.equal(await page.textContent("#total"), "2");
   });
 });
 

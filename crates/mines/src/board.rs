@@ -118,7 +118,10 @@ pub enum LevelError {
     Syntax(String),
     #[error(transparent)]
     Size(#[from] SizeError),
-    #[error("{mines} mines do not fit on a {width}x{height} board")]
+    #[error(
+        "{mines} mines do not fit on a {width}x{height} board (at most {}: a game needs a safe cell)",
+        width * height - 1
+    )]
     TooManyMines {
         width: usize,
         height: usize,
@@ -139,10 +142,11 @@ impl Level {
         }
     }
 
-    /// A level whose size the engine accepts and whose mines fit.
+    /// A level whose size the engine accepts and whose mines leave a safe
+    /// cell (a board of mines only would be won before the first click).
     pub fn new(width: usize, height: usize, mines: usize) -> Result<Level, LevelError> {
         let grid = Grid::new(width, height)?;
-        if mines > grid.len() {
+        if mines >= grid.len() {
             return Err(LevelError::TooManyMines {
                 width,
                 height,
@@ -324,7 +328,7 @@ mod tests {
         // The naive reference: the level fits iff every first click generates.
         let mut only_some_clicks = 0;
         for (width, height) in (1..=5).flat_map(|w| (1..=5).map(move |h| (w, h))) {
-            for mines in 0..=width * height {
+            for mines in 0..width * height {
                 let level = Level::new(width, height, mines).unwrap();
                 for rule in [Rule::Sfar, Rule::Snr, Rule::None] {
                     let clicks: Vec<bool> = (0..width)
@@ -344,6 +348,11 @@ mod tests {
         // Levels that fit beside an edge but not in the middle: the case the
         // check exists for.
         assert!(only_some_clicks >= 20, "{only_some_clicks}");
+        // A board of mines only would be won before the first click.
+        assert_eq!(
+            "2x2/4".parse::<Level>().unwrap_err().to_string(),
+            "4 mines do not fit on a 2x2 board (at most 3: a game needs a safe cell)"
+        );
         let err = Rule::Snr.check_every_first("4x4/8".parse().unwrap());
         assert_eq!(
             err.unwrap_err().to_string(),

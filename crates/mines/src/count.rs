@@ -26,6 +26,10 @@ use rustc_hash::FxHashMap;
 const MAX_OPEN: usize = 32;
 /// Above this many states in one layer the position is reported too complex.
 pub(crate) const MAX_STATES: usize = 2_000_000;
+/// Above this many counts (a state and a number of mines placed, 8 bytes
+/// each) over all layers, too: the layers are kept for the backward pass,
+/// so a component of many moderate layers could otherwise hold gigabytes.
+pub(crate) const MAX_COUNTS: usize = 50_000_000;
 /// Layers are rescaled when their largest entry passes this.
 const RESCALE_ABOVE: f64 = 1e150;
 
@@ -299,15 +303,12 @@ const LINEAR: usize = 16;
 /// Runs the forward pass over one component.
 pub(crate) fn count(frontier: &Frontier, comp: usize, grid: Grid) -> Result<Counted, SolveError> {
     let component = &frontier.components[comp];
-    let too_complex = || {
+    let too_complex_at = |limit| {
         let cell = frontier.constraints[component.constraints[0] as usize].cell;
         let (x, y) = grid.coords(cell as usize);
-        SolveError::TooComplex {
-            x,
-            y,
-            limit: MAX_STATES,
-        }
+        SolveError::TooComplex { x, y, limit }
     };
+    let too_complex = || too_complex_at(MAX_STATES);
     let ord = order(frontier, component);
     let steps = schedule(frontier, component, &ord).ok_or_else(too_complex)?;
     let mut k = Counted {
@@ -363,15 +364,18 @@ pub(crate) fn count(frontier: &Frontier, comp: usize, grid: Grid) -> Result<Coun
                 k.edges.push((s as u32, t as u32, x));
             }
         }
-        let mut offset = k.data.len() as u32;
+        let mut offset = k.data.len();
         for t in ns..k.keys.len() {
             let len = hi[t - ns] - k.lo[t];
-            k.start.push(offset);
+            k.start.push(offset as u32);
             k.len.push(len);
-            offset += len;
+            offset += len as usize;
+            if offset > MAX_COUNTS {
+                return Err(too_complex_at(MAX_COUNTS));
+            }
         }
         let layer_data = k.data.len();
-        k.data.resize(offset as usize, 0.0);
+        k.data.resize(offset, 0.0);
         let (before, after) = k.data.split_at_mut(layer_data);
         let edges = &k.edges[k.edge[i] as usize..];
         for &(s, t, x) in edges {

@@ -1,8 +1,7 @@
 //! The pages, styles and scripts, embedded in the binary: the server serves
 //! these and nothing else from disk.
 
-use crate::error::ApiError;
-use axum::extract::Path;
+use crate::error::{ApiError, ApiPath};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
@@ -57,7 +56,7 @@ pub async fn favicon() -> Result<Response, ApiError> {
 }
 
 /// `GET /static/{name}`: a style sheet, script or icon.
-pub async fn asset(Path(name): Path<String>) -> Result<Response, ApiError> {
+pub async fn asset(ApiPath(name): ApiPath<String>) -> Result<Response, ApiError> {
     file(&name)
 }
 

@@ -1,7 +1,7 @@
 //! Two-player Minesweeper: a person against `rule`, `greedy` or `ev`, or two
 //! AIs watched move by move, a [`LiveBattle`] per session.
 
-use crate::error::{ApiError, ApiJson, ApiResult};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::mines::{MAX_WEB_SIDE, random_seed};
 use crate::server::AppRef;
 use crate::sessions::Game;
@@ -10,7 +10,7 @@ use arcade_mines::battle::live::{BattleView, LiveBattle, Player};
 use arcade_mines::report::Xy;
 use axum::Json;
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::routing::post;
 use serde::{Deserialize, Serialize};
 
@@ -98,7 +98,7 @@ async fn act(
 
 async fn state(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(_): ApiJson<Empty>,
 ) -> ApiResult<BattleState> {
     act(&app, id, |_, _| Ok(())).await
@@ -106,7 +106,7 @@ async fn state(
 
 async fn click(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(at): ApiJson<At>,
 ) -> ApiResult<BattleState> {
     act(&app, id, move |g, _| {
@@ -118,7 +118,7 @@ async fn click(
 
 async fn ai(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(_): ApiJson<Empty>,
 ) -> ApiResult<BattleState> {
     act(&app, id, |g, out| {
@@ -130,7 +130,7 @@ async fn ai(
 
 async fn hint(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(_): ApiJson<Empty>,
 ) -> ApiResult<BattleState> {
     act(&app, id, |g, out| {

@@ -42,6 +42,9 @@ pub enum ApiError {
     Flood(usize),
     #[error("the computation took longer than {0} s")]
     Timeout(u64),
+    /// The whole request (reading its body included) ran past its bound (408).
+    #[error("the request took longer than {0} s (a body sent too slowly?)")]
+    RequestTimeout(u64),
 }
 
 impl ApiError {
@@ -55,6 +58,7 @@ impl ApiError {
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unprocessable(_) | ApiError::Timeout(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Flood(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
         }
     }
@@ -116,26 +120,42 @@ fn from_rejection(r: JsonRejection) -> ApiError {
 
 pub type ApiResult<T> = Result<axum::Json<T>, ApiError>;
 
-/// Query parameters whose every rejection is a 400 with a one-line message.
-pub struct ApiQuery<T>(pub T);
+/// An extractor wrapping one of axum's whose every rejection is a 400 with a
+/// one-line JSON message rather than axum's plain text.
+macro_rules! one_line_400 {
+    ($(#[$doc:meta])* $name:ident wraps $inner:ident) => {
+        $(#[$doc])*
+        pub struct $name<T>(pub T);
 
-impl<S, T> axum::extract::FromRequestParts<S> for ApiQuery<T>
-where
-    T: DeserializeOwned,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
+        impl<S, T> axum::extract::FromRequestParts<S> for $name<T>
+        where
+            T: DeserializeOwned + Send,
+            S: Send + Sync,
+        {
+            type Rejection = ApiError;
 
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        state: &S,
-    ) -> Result<Self, ApiError> {
-        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
-            Ok(axum::extract::Query(v)) => Ok(ApiQuery(v)),
-            Err(r) => Err(ApiError::BadRequest(r.body_text().replace('\n', " "))),
+            async fn from_request_parts(
+                parts: &mut axum::http::request::Parts,
+                state: &S,
+            ) -> Result<Self, ApiError> {
+                match axum::extract::$inner::<T>::from_request_parts(parts, state).await {
+                    Ok(axum::extract::$inner(v)) => Ok($name(v)),
+                    Err(r) => Err(ApiError::BadRequest(r.body_text().replace('\n', " "))),
+                }
+            }
         }
-    }
+    };
 }
+
+one_line_400!(
+    /// Query parameters.
+    ApiQuery wraps Query
+);
+one_line_400!(
+    /// Path parameters (a session id, an asset name), such as bytes that are
+    /// not UTF-8.
+    ApiPath wraps Path
+);
 
 /// A raw upload (image, CSV, record) read up to `limit` bytes: a larger one
 /// is a 413 naming the limit, and no more than the limit is ever buffered.

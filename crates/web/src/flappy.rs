@@ -7,7 +7,7 @@
 //! the network does. The viability depth of both actions is reported every
 //! answer (the margin overlay).
 
-use crate::error::{ApiError, ApiJson, ApiResult};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::server::AppRef;
 use crate::sessions::Game;
 use arcade_flappy::env::{
@@ -19,7 +19,7 @@ use arcade_flappy::viability::{Depths, Judge};
 use arcade_flappy::{Env, Mlp};
 use axum::Json;
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::routing::post;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -392,7 +392,7 @@ async fn new_game(
 
 async fn tick(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(req): ApiJson<TickRequest>,
 ) -> ApiResult<FlappyState> {
     let state = app

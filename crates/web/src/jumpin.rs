@@ -2,7 +2,7 @@
 //! [`JumpinGame`] per session, legal moves of a clicked piece, hints and the
 //! optimal solution played move by move.
 
-use crate::error::{ApiError, ApiJson, ApiResult};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::server::AppRef;
 use crate::sessions::Game;
 use arcade_core::progress::Progress;
@@ -13,7 +13,7 @@ use arcade_jumpin::parse_code;
 use arcade_jumpin::play::{Hint, JumpinGame, JumpinView, PlayMove};
 use axum::Json;
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 
@@ -194,7 +194,7 @@ async fn act(
 
 async fn state(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(_): ApiJson<Empty>,
 ) -> ApiResult<JumpinState> {
     act(&app, id, |_, _| Ok(())).await
@@ -202,7 +202,7 @@ async fn state(
 
 async fn moves(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(at): ApiJson<At>,
 ) -> ApiResult<JumpinState> {
     act(&app, id, move |g, out| {
@@ -214,7 +214,7 @@ async fn moves(
 
 async fn play(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(m): ApiJson<MoveRequest>,
 ) -> ApiResult<JumpinState> {
     act(&app, id, move |g, out| {
@@ -226,7 +226,7 @@ async fn play(
 
 async fn undo(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(_): ApiJson<Empty>,
 ) -> ApiResult<JumpinState> {
     act(&app, id, |g, _| {
@@ -238,7 +238,7 @@ async fn undo(
 
 async fn restart(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(_): ApiJson<Empty>,
 ) -> ApiResult<JumpinState> {
     act(&app, id, |g, _| {
@@ -250,7 +250,7 @@ async fn restart(
 
 async fn hint(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(_): ApiJson<Empty>,
 ) -> ApiResult<JumpinState> {
     act(&app, id, |g, out| {
@@ -263,7 +263,7 @@ async fn hint(
 /// Plays the next move of an optimal solution ("watch the solution").
 async fn step(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(_): ApiJson<Empty>,
 ) -> ApiResult<JumpinState> {
     act(&app, id, |g, out| {

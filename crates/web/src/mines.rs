@@ -2,7 +2,7 @@
 //! analyser's report as the probability overlay, hints, the AI's moves and
 //! the stand-alone analyse mode.
 
-use crate::error::{ApiError, ApiJson, ApiResult};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::server::AppRef;
 use crate::sessions::Game;
 use arcade_mines::human::{HumanGame, HumanView};
@@ -10,7 +10,7 @@ use arcade_mines::report::Xy;
 use arcade_mines::{AnalyzeReport, Config, Level, Position, Rule};
 use axum::Json;
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::routing::post;
 use serde::{Deserialize, Serialize};
 
@@ -149,7 +149,7 @@ async fn act(
 
 async fn state(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(o): ApiJson<Options>,
 ) -> ApiResult<MinesState> {
     act(&app, id, o.analyze, |_| Ok(Answer::default())).await
@@ -157,7 +157,7 @@ async fn state(
 
 async fn reveal(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(m): ApiJson<CellMove>,
 ) -> ApiResult<MinesState> {
     act(&app, id, m.analyze, move |g| {
@@ -169,7 +169,7 @@ async fn reveal(
 
 async fn flag(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(m): ApiJson<CellMove>,
 ) -> ApiResult<MinesState> {
     act(&app, id, m.analyze, move |g| {
@@ -181,7 +181,7 @@ async fn flag(
 
 async fn chord(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(m): ApiJson<CellMove>,
 ) -> ApiResult<MinesState> {
     act(&app, id, m.analyze, move |g| {
@@ -193,7 +193,7 @@ async fn chord(
 
 async fn hint(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(o): ApiJson<Options>,
 ) -> ApiResult<MinesState> {
     act(&app, id, o.analyze, |g| {
@@ -206,7 +206,7 @@ async fn hint(
 /// The AI plays one move: the hint.
 async fn step(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(o): ApiJson<Options>,
 ) -> ApiResult<MinesState> {
     act(&app, id, o.analyze, |g| {

@@ -30,6 +30,10 @@ pub struct ServeConfig {
     pub max_in_flight: usize,
     /// Bound on one solver or analyser call.
     pub compute_timeout: Duration,
+    /// Bound on a whole request, reading its body included: a client that
+    /// sends a body a byte at a time would otherwise hold an in-flight slot
+    /// for ever, and 512 of them would lock everyone else out.
+    pub request_timeout: Duration,
 }
 
 impl Default for ServeConfig {
@@ -40,6 +44,7 @@ impl Default for ServeConfig {
             max_sessions: 2000,
             max_in_flight: 512,
             compute_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -149,14 +154,19 @@ async fn method_not_allowed(method: Method) -> ApiError {
     ApiError::MethodNotAllowed(method.to_string())
 }
 
-/// Refuses requests beyond `max_in_flight` at once with 429.
+/// Refuses requests beyond `max_in_flight` at once with 429, and ends one
+/// that runs past `request_timeout` with 408, freeing its slot.
 async fn flood_limit(State(state): State<AppRef>, req: Request, next: Next) -> Response {
     let limit = state.config.max_in_flight;
     let _slot = InFlight::enter(&state.in_flight);
     if _slot.before >= limit {
         return ApiError::Flood(limit).into_response();
     }
-    next.run(req).await
+    let bound = state.config.request_timeout;
+    match tokio::time::timeout(bound, next.run(req)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::RequestTimeout(bound.as_secs()).into_response(),
+    }
 }
 
 /// One request counted in flight until dropped, also when the client goes

@@ -7,7 +7,7 @@
 //! to a tick; the game depends only on those stamps, so a late request makes
 //! the picture late, never the game different (docs/web.md, "Real-time games").
 
-use crate::error::{ApiError, ApiJson, ApiResult};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::server::AppRef;
 use crate::sessions::Game;
 use arcade_tetris::game::End;
@@ -15,7 +15,7 @@ use arcade_tetris::live::{self, Action, LiveGame};
 use arcade_tetris::{MoveMode, Piece, PieceSource, Placement, Player, Randomizer, Rules, Weights};
 use axum::Json;
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::routing::post;
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
@@ -458,7 +458,7 @@ async fn act(
 
 async fn tick(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(req): ApiJson<TickRequest>,
 ) -> ApiResult<TetrisState> {
     act(&app, id, move |s| {
@@ -476,7 +476,7 @@ async fn tick(
 
 async fn watch(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(req): ApiJson<WatchRequest>,
 ) -> ApiResult<TetrisState> {
     if !(1..=MAX_WATCH_PIECES).contains(&req.pieces) {
@@ -539,7 +539,7 @@ async fn watch(
 
 async fn state(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(req): ApiJson<StateRequest>,
 ) -> ApiResult<TetrisState> {
     act(&app, id, move |s| {

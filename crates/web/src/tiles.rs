@@ -2,7 +2,7 @@
 //! difficulty knob, a seed) or the captured level, a [`TilesGame`] per
 //! session, and the exact solver's verdict after every click.
 
-use crate::error::{ApiError, ApiJson, ApiResult};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::server::AppRef;
 use crate::sessions::Game;
 use arcade_tiles::capture::{LEVEL_90031, parse_capture};
@@ -13,7 +13,7 @@ use arcade_tiles::level::DEFAULT_CAPACITY;
 use arcade_tiles::play::{TilesChange, TilesGame, TilesVerdict, TilesView};
 use axum::Json;
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::routing::post;
 use serde::{Deserialize, Serialize};
 
@@ -149,7 +149,7 @@ async fn act(
 
 async fn state(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(_): ApiJson<Empty>,
 ) -> ApiResult<TilesState> {
     act(&app, id, Answer::View, |_| Ok(None)).await
@@ -157,7 +157,7 @@ async fn state(
 
 async fn click(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(c): ApiJson<ClickRequest>,
 ) -> ApiResult<TilesState> {
     act(&app, id, Answer::Change, move |g| {
@@ -169,7 +169,7 @@ async fn click(
 
 async fn undo(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(_): ApiJson<Empty>,
 ) -> ApiResult<TilesState> {
     act(&app, id, Answer::Change, |g| {
@@ -182,7 +182,7 @@ async fn undo(
 /// The solver clicks the next tile of its winning line ("solve it for me").
 async fn step(
     State(app): State<AppRef>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     ApiJson(_): ApiJson<Empty>,
 ) -> ApiResult<TilesState> {
     act(&app, id, Answer::Change, |g| {

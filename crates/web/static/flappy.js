@@ -102,9 +102,16 @@ function frame(now) {
   requestAnimationFrame(frame);
   if (session && state && state.status === "running") {
     const target = $("#stepmode").checked && mode === "play" ? stepTarget : clock.tick(now);
-    step.pump(target).then((s) => { if (s) show(s); }).catch((e) => say($("#msg"), e.message, "bad"));
+    step.pump(target).then((s) => { if (s) show(s); }).catch(halt);
   }
   if (dirty) draw();
+}
+
+/** A tick the server refused (the game expired, the server went away):
+ *  this game stops asking, instead of failing sixty times a second. */
+function halt(e) {
+  session = null;
+  say($("#msg"), `${e.message} — Enter or New game to play again`, "bad");
 }
 
 function flap() {
@@ -114,8 +121,15 @@ function flap() {
     return;
   }
   const now = performance.now();
-  if (!clock.running) clock.start(now);
+  // The first flap starts the clock where the game is: frames stepped one
+  // by one before it are already played, and the bird must not wait for them.
+  if (!clock.running) startClockAt(now, step.sent);
   step.press(clock.tick(now), "flap");
+}
+
+function startClockAt(now, tick) {
+  clock.start(now);
+  clock.t0 = now - tick * 1000 / clock.rate;
 }
 
 document.addEventListener("keydown", (e) => {
@@ -143,7 +157,7 @@ $("#stepmode").addEventListener("change", () => {
   const now = performance.now();
   dirty = true;
   if ($("#stepmode").checked) { stepTarget = Math.max(step.sent, clock.tick(now)); clock.pause(now); }
-  else if (clock.t0 !== null) { clock.resume(now); clock.t0 = now - stepTarget * 1000 / clock.rate; }
+  else if (clock.t0 !== null) startClockAt(now, stepTarget);
 });
 showModeControls();
 requestAnimationFrame(frame);

@@ -40,10 +40,25 @@ async function load(query, body, button) {
     go(data.frames.length - 1);
   } catch (e) {
     if (!latest()) return;
-    replay = null;
-    canvas.dataset.final = "";
+    clearReplay();
     say($("#msg"), e.message, "bad");
   }
+}
+
+/** No record on the board: a failed upload must not leave the last one's
+ *  name, score and field looking like its own. */
+function clearReplay() {
+  replay = null;
+  fields = [];
+  index = 0;
+  setPlaying(false);
+  $("#name").textContent = $("#points").textContent = "–";
+  $("#piece").textContent = $("#total").textContent = $("#score").textContent = "0";
+  $("#scrub").max = 0;
+  $("#scrub").value = 0;
+  $("#result").innerHTML = "";
+  for (const key of ["final", "end", "piece", "score"]) delete canvas.dataset[key];
+  draw();
 }
 
 /** The coloured field after each piece is written (before full rows go),
@@ -123,6 +138,8 @@ $("#published").addEventListener("click", () => load("?record=published", "", $(
 $("#arcade").addEventListener("click", () => load("?record=arcade", "", $("#arcade")));
 $("#file").addEventListener("change", async () => {
   const f = $("#file").files[0];
+  // Emptied so that choosing the same file again (after fixing it) loads it.
+  $("#file").value = "";
   if (f) load("", f);
 });
 $("#scrub").addEventListener("input", () => go(Number($("#scrub").value)));

@@ -91,6 +91,8 @@ function show(st) {
     say(msg, `Next: ${n.piece} (${n.from[0]},${n.from[1]}) → (${n.target[0]},${n.target[1]}); ${st.hint.moves_left} moves left from here.`);
   } else if (st.hint && st.hint.moves_left === null) {
     say(msg, "No solution from here: undo or restart.", "bad");
+  } else {
+    say(msg, ""); // a move or an undo: the last message was about another position
   }
 }
 
@@ -151,16 +153,22 @@ $("#generate").addEventListener("click", () => {
 $("#hint").addEventListener("click", () => { J.selected = null; J.targets = []; send("hint"); });
 $("#undo").addEventListener("click", () => { J.selected = null; J.targets = []; J.hint = null; send("undo"); });
 $("#restart").addEventListener("click", () => { J.selected = null; J.targets = []; J.hint = null; send("restart"); });
+let watchRun = 0;
 $("#watch").addEventListener("click", async () => {
   if (J.watching) { J.watching = false; return; }
+  // Each watch has its own number: one stopped and started again during a
+  // step's pause must end, not go on beside the new one (moves two at a time).
+  const run = ++watchRun;
+  const current = () => J.watching && run === watchRun;
   J.watching = true;
   $("#watch").textContent = "Stop watching";
   await send("restart");
-  while (J.watching && J.view && !J.view.solved) {
+  while (current() && J.view && !J.view.solved) {
     J.selected = null; J.targets = [];
     await send("step");
     await new Promise((r) => setTimeout(r, 600));
   }
+  if (run !== watchRun) return;
   J.watching = false;
   $("#watch").textContent = "Watch the optimal solution";
 });

@@ -214,6 +214,10 @@ async function runAi() {
   $("#run").textContent = "AI: stop";
   while (S.running) {
     const t0 = performance.now();
+    // A hint or click of the player's may be out (send would skip the step
+    // and the AI stop): wait for it, then step.
+    while (S.busy && S.running) await new Promise((r) => setTimeout(r, 20));
+    if (!S.running) break;
     const st = await send("step");
     if (!st || st.view.status === "won" || st.view.status === "lost") break;
     const wait = 1000 / Number($("#speed").value) - (performance.now() - t0);
@@ -334,10 +338,19 @@ $("#to-analyze").addEventListener("click", () => {
   analyzeNow();
 });
 
-// Start: a shared position opens the analyser, else a new game.
-if (location.hash.startsWith("#p=")) {
-  $("#ptext").value = decodeURIComponent(location.hash.slice(3));
+// A shared position (`#p=…`) opens the analyser: at the start, and when a
+// link is pasted into an open page. A link cut short is said so, not thrown.
+function openSharedPosition() {
+  if (!location.hash.startsWith("#p=")) return;
   tab("analyze");
+  try {
+    $("#ptext").value = decodeURIComponent(location.hash.slice(3));
+  } catch (_) {
+    say($("#amsg"), "This link's position is damaged (cut short?): paste the position instead", "bad");
+    return;
+  }
   analyzeNow();
 }
+window.addEventListener("hashchange", openSharedPosition);
+openSharedPosition();
 newGame();

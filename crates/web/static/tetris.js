@@ -61,6 +61,7 @@ async function newGame() {
     if (!latest()) return;
     session = s.session;
     paused = false;
+    labelPause();
     clock.start(performance.now());
     Object.assign(feed, { have: s.pieces, queue: [], busy: false, sentAt: -Infinity, played: 0, over: !!s.end });
     feed.restart(performance.now(), s.pieces);
@@ -261,13 +262,18 @@ function watchShow(now) {
   show(s);
 }
 
-function fail(e) { say($("#msg"), e.message, "bad"); paused = true; }
+function fail(e) { say($("#msg"), e.message, "bad"); paused = true; labelPause(); }
 
 function togglePause() {
   const now = performance.now();
   paused = !paused;
   held.clear();
   if (paused) clock.pause(now); else { clock.resume(now); feed.restart(now, state ? state.pieces : 0); }
+  labelPause();
+}
+
+/** The pause button says what it will do: Resume only while paused. */
+function labelPause() {
   $("#pause").textContent = paused ? "Resume" : "Pause";
   $("#pause").append(" ", Object.assign(document.createElement("kbd"), { textContent: "P" }));
 }

@@ -117,6 +117,7 @@ function show(st) {
   board.dataset.clicks = String(v.clicks);
   if (v.status === "won") say(msg, "Cleared!", "good");
   else if (v.status === "lost") say(msg, "The tray is full: lost. Undo to take the click back.", "bad");
+  else say(msg, ""); // playing again after an undo: no stale "Cleared!" or "lost"
 }
 
 function verdictText(d) {

@@ -238,3 +238,68 @@ async fn dropped_requests_free_their_slot() {
         assert_eq!(status, StatusCode::OK, "{v}");
     }
 }
+
+/// Sends `raw` on a new connection and reads the answer until the server
+/// closes it.
+fn exchange(addr: std::net::SocketAddr, raw: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream.write_all(raw.as_bytes()).unwrap();
+    let mut out = String::new();
+    stream.read_to_string(&mut out).unwrap();
+    out
+}
+
+/// A body sent too slowly held its in-flight slot for ever, so 512 such
+/// connections locked everyone out (429). Now the request ends with a JSON
+/// 408 at `request_timeout` and the slot is free again.
+#[test]
+fn a_body_sent_too_slowly_times_out_and_frees_its_slot() {
+    use std::io::{Read, Write};
+    use std::time::Duration;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let config = ServeConfig {
+            bind: "127.0.0.1:0".parse().unwrap(),
+            max_in_flight: 1,
+            request_timeout: Duration::from_millis(300),
+            ..ServeConfig::default()
+        };
+        arcade_web::serve(config, |addr| tx.send(addr).unwrap()).unwrap();
+    });
+    let addr = rx.recv().unwrap();
+    let mut slow = std::net::TcpStream::connect(addr).unwrap();
+    slow.write_all(
+        b"POST /api/mines/new HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n\
+          content-length: 100\r\n\r\n{",
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    let new_game = "POST /api/mines/new HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
+                    content-type: application/json\r\ncontent-length: 20\r\n\r\n{\"level\":\"beginner\"}";
+    let blocked = exchange(addr, new_game);
+    assert!(blocked.starts_with("HTTP/1.1 429"), "{blocked}");
+    std::thread::sleep(Duration::from_millis(400));
+    let mut answer = vec![0; 4096];
+    let n = slow.read(&mut answer).unwrap();
+    let answer = String::from_utf8_lossy(&answer[..n]);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        answer.contains(r#"{"error":"the request took longer than 0 s"#),
+        "{answer}"
+    );
+    let freed = exchange(addr, new_game);
+    assert!(freed.starts_with("HTTP/1.1 200"), "{freed}");
+}
+
+/// A path segment that is not UTF-8 was axum's plain-text 400; every error
+/// is a JSON `{"error": …}`.
+#[tokio::test]
+async fn path_segments_that_are_not_utf8_get_a_json_400() {
+    let app = router();
+    let (status, body) = post(&app, "/api/mines/%ff/state", json!({})).await;
+    assert_error(status, &body, StatusCode::BAD_REQUEST, "UTF-8");
+    let (status, text) = get(&app, "/static/%ff").await;
+    let body: Value = serde_json::from_str(&text).unwrap();
+    assert_error(status, &body, StatusCode::BAD_REQUEST, "UTF-8");
+}
