@@ -132,3 +132,18 @@ test("the board fits a phone-width window", async (t) => {
     await page.waitForFunction(() => document.querySelector("#status").textContent !== "ready");
   }, { width: 375, height: 740 });
 });
+
+test("a seed JavaScript cannot carry exactly is refused, not changed", async (t) => {
+  await onPage(chrome.browser, t, "/mines", async (page) => {
+    await page.waitForSelector("#board .mcell");
+    for (const bad of ["12345678901234567890", "-5", "1.5"]) {
+      await page.fill("#seed", bad);
+      await page.click("#new");
+      await page.waitForFunction((b) => document.querySelector("#msg").textContent.includes(`got "${b}"`), bad);
+      assert.match(await page.textContent("#msg"), /^seed must be a whole number from 0 to 9007199254740991/);
+    }
+    await page.fill("#seed", "9007199254740991");
+    await page.click("#new");
+    await page.waitForFunction(() => document.querySelector("#shown-seed").textContent === "9007199254740991");
+  });
+});

@@ -12,10 +12,9 @@ function players() {
 
 async function newBattle() {
   const body = { players: players() };
-  const seed = $("#seed").value.trim();
-  if (seed !== "") body.seed = Number(seed);
   const gen = ++B.gen;
   try {
+    body.seed = seedValue($("#seed"));
     const st = await api("/api/battle/new", body);
     // Of several battles asked for at once, only the last one asked shows.
     if (gen !== B.gen) return;

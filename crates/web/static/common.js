@@ -59,6 +59,19 @@ function isNewGameKey(e) {
 function $(sel, root) { return (root || document).querySelector(sel); }
 function $$(sel, root) { return Array.from((root || document).querySelectorAll(sel)); }
 
+/** The seed typed into the input `el`: `undefined` when empty, else a whole
+ *  number a JSON number carries exactly (past 2^53 − 1 JavaScript would send
+ *  a nearby one instead); anything else throws a one-line Error. */
+function seedValue(el) {
+  const text = el.value.trim();
+  if (text === "") return undefined;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) {
+    throw new Error(`seed must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got "${text.slice(0, 40)}"`);
+  }
+  return n;
+}
+
 /** Shows `text` in the element `el` as a good, bad or plain message. */
 function say(el, text, kind) {
   el.textContent = text || "";

@@ -20,10 +20,11 @@ function showModeControls() {
 
 async function newGame() {
   mode = $("#mode").value;
-  const body = { mode, seed: Number($("#seed").value) || 0 };
+  const body = { mode };
   if (mode === "watch") body.policy = $("#policy").value;
   const latest = askGame();
   try {
+    body.seed = seedValue($("#seed")) ?? 0;
     step.reset();
     session = null;
     // Until the new game arrives the screen's data describe none.

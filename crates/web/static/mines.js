@@ -24,9 +24,8 @@ async function newGame() {
   stopAi();
   const latest = askGame();
   const body = { level: levelString(), rule: $("#rule").value, analyze: S.overlay };
-  const seed = $("#seed").value.trim();
-  if (seed !== "") body.seed = Number(seed);
   try {
+    body.seed = seedValue($("#seed"));
     const st = await api("/api/mines/new", body);
     if (!latest()) return;
     timer.reset();

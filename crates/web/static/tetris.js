@@ -48,10 +48,10 @@ async function newGame() {
   mode = $("#mode").value;
   const body = { mode, pieces: $("#pieces").value, level: Number($("#level").value) || 0 };
   const seq = $("#sequence").value.trim();
-  if (seq) body.sequence = seq; else body.seed = Number($("#seed").value) || 0;
   if (mode === "watch") body.ai = aiChoice();
   const latest = askGame();
   try {
+    if (seq) body.sequence = seq; else body.seed = seedValue($("#seed")) ?? 0;
     step.reset();
     held.clear();
     session = null;

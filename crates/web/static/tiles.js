@@ -44,9 +44,9 @@ async function newLevel() {
   if (body.source === "generate") {
     body.difficulty = Number($("#difficulty").value);
     body.layers = Number($("#layers").value);
-    body.seed = Number($("#seed").value);
   }
   try {
+    if (body.source === "generate") body.seed = seedValue($("#seed")) ?? 0;
     const st = await api("/api/tiles/new", body);
     if (!latest()) return;
     T.hint = null;

@@ -81,6 +81,8 @@ impl Record {
         let mut record = Record::default();
         let mut piece_ops = 0u32;
         let mut piece_start = 0usize;
+        // A byte-order mark is what some Windows editors put first.
+        let text = text.trim_start_matches('\u{feff}');
         let tokens: Vec<&str> = text.trim().split(',').map(str::trim).collect();
         let err = |index: usize, token: &str, rule: String| RecordError {
             index: index + 1,
@@ -219,6 +221,8 @@ mod tests {
         );
         assert_eq!(r.to_string(), text);
         assert_eq!(r.ops(0).count(), 20);
+        // Saved by an editor that puts a byte-order mark first: the same record.
+        assert_eq!(Record::parse(&format!("\u{feff}{text}\n")).unwrap(), r);
     }
 
     #[test]
