@@ -227,6 +227,16 @@ pub fn stream_medians<R: Read>(
                 e.valid_up_to() + 1
             ),
         })?;
+        // What spreadsheets and editors add: a byte-order mark before the
+        // first line, blank lines (often one at the end). Neither is a value.
+        let line = if line_no == 1 {
+            line.strip_prefix('\u{feff}').unwrap_or(line)
+        } else {
+            line
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
         let x = match options.pick(line) {
             Ok(x) => x,
             Err(_) if options.skip_bad => {
@@ -349,6 +359,18 @@ mod tests {
         assert_eq!((s.lines, s.values, s.skipped, s.medians), (5, 2, 2, 1));
         let e = medians_of_text("1\n2\n", 0, &ReadOptions::default()).unwrap_err();
         assert!(matches!(e, MedianError::Window { window: 0 }));
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_blank_lines_are_not_values() {
+        let clean = medians_of_text("1\n5\n3\n", 2, &ReadOptions::default()).unwrap();
+        let saved = medians_of_text("\u{feff}1\r\n\n5\n \n3\r\n\r\n", 2, &ReadOptions::default());
+        let (m, s) = saved.unwrap();
+        assert_eq!(m, clean.0);
+        assert_eq!((s.lines, s.values, s.skipped), (6, 3, 0));
+        // Only the first line's mark: one further on is not a number.
+        let e = medians_of_text("1\n\u{feff}2\n", 1, &ReadOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("line 2"), "{e}");
     }
 
     #[test]
