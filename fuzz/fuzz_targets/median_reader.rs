@@ -77,6 +77,16 @@ fn reference_read(text: &str, field: &Field, options: &ReadOptions) -> (Vec<f64>
         if options.header && i == 0 {
             continue;
         }
+        // A spreadsheet's byte-order mark before the first line, and blank
+        // lines, are no values and no errors.
+        let line = if i == 0 {
+            line.strip_prefix('\u{feff}').unwrap_or(line)
+        } else {
+            line
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
         match field.number(line) {
             Ok(x) => values.push(x),
             Err(_) if options.skip_bad => {}
