@@ -147,5 +147,9 @@ test("a game the server no longer has stops asking for frames", async (t) => {
     await page.waitForTimeout(1000);
     assert.equal(refused, 1);
     assert.match(await page.textContent("#msg"), /New game to play again/);
+    // Enter does start a new game, as the message says.
+    await page.unroute("**/api/flappy/*/tick");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelector("#msg").textContent === "Flap to start");
   });
 });

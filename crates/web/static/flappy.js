@@ -4,7 +4,7 @@
 
 const screen = $("#screen"), ctx = screen.getContext("2d");
 let state = null, geo = null, session = null, mode = "play", dirty = true;
-let clock = new TickClock(30), stepTarget = 0;
+let clock = new TickClock(30), stepTarget = 0, halted = false;
 const askGame = lastAsked();
 
 const step = new Lockstep(async (to, inputs) => {
@@ -27,6 +27,7 @@ async function newGame() {
     body.seed = seedValue($("#seed")) ?? 0;
     step.reset();
     session = null;
+    halted = false;
     // Until the new game arrives the screen's data describe none.
     screen.dataset.frame = screen.dataset.status = "";
     say($("#msg"), "");
@@ -95,7 +96,8 @@ function draw() {
   ctx.fillStyle = "#fff"; ctx.font = "bold 28px system-ui, sans-serif";
   ctx.fillText(String(state.passed), w / 2 - 8, 50);
   // Above the bird's starting height, clear of the score.
-  if (state.status === "crashed") banner(ctx, ["Crashed", "Enter or New game: play again"], 0.28);
+  if (halted) banner(ctx, ["Stopped", "Enter or New game: play again"], 0.28);
+  else if (state.status === "crashed") banner(ctx, ["Crashed", "Enter or New game: play again"], 0.28);
   else if (mode === "play" && state.frame === 0 && !$("#stepmode").checked) banner(ctx, ["Get ready", "Space, click or tap to flap"], 0.28);
 }
 
@@ -112,6 +114,7 @@ function frame(now) {
  *  this game stops asking, instead of failing sixty times a second. */
 function halt(e) {
   session = null;
+  halted = dirty = true;
   say($("#msg"), `${e.message} — Enter or New game to play again`, "bad");
 }
 
@@ -138,7 +141,7 @@ document.addEventListener("keydown", (e) => {
   // throw it away); a watch restarts.
   if (isNewGameKey(e)) {
     e.preventDefault();
-    if (!state || mode === "watch" || state.status === "crashed" || state.frame === 0) newGame();
+    if (!state || halted || mode === "watch" || state.status === "crashed" || state.frame === 0) newGame();
     return;
   }
   if (e.target.matches("input, select, textarea")) return;
