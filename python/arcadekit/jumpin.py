@@ -79,12 +79,13 @@ class JumpInEnv(gym.Env):
         for name, count in [("moves", moves), ("rabbits", rabbits), ("foxes", foxes), ("mushrooms", mushrooms)]:
             if count < 0:  # refused even where only generated puzzles would read it
                 raise ValueError(f"{name} must not be negative, got {count}")
+        # Every kind of puzzles can generate (reset(options={"moves": m})),
+        # so the generator's options are checked whatever `puzzles` is.
+        named(_ak.jumpin_check_generator)(moves, rabbits, foxes, mushrooms)
         self._core = _ak.JumpinCore()
         self._generate = (moves, rabbits, foxes, mushrooms)
         self._puzzles = puzzles
-        if puzzles == "generated":
-            self._generate_puzzle(moves, 0)  # checks the options
-        elif puzzles != "official":
+        if puzzles not in ("official", "generated"):
             self._load(puzzles)
         self.max_moves = max_moves
         self.render_mode = render_mode

@@ -88,11 +88,12 @@ def _piece_letter(name: str, piece) -> str:
     raise TypeError(f"{name} must be a letter of {TETROMINOES} or its index, got {piece!r} ({type(piece).__name__})")
 
 
-def _integers(name: str, values, dims: str) -> np.ndarray:
+def _integers(name: str, values, dims: str, check_shape=None) -> np.ndarray:
     """``values`` as an int64 array shaped as ``dims`` says (``"(height,
     width)"`` or ``"(a list)"``). Integers and whole floats pass; a fraction,
     NaN or string is an error naming the first such cell, rather than cast
-    (0.5 became 0, 256 a ``uint8`` 0)."""
+    (0.5 became 0, 256 a ``uint8`` 0). ``check_shape(*shape)`` refuses a
+    shape before any cell is converted or checked."""
     try:
         arr = np.asarray(values)
     except ValueError:
@@ -104,6 +105,8 @@ def _integers(name: str, values, dims: str) -> np.ndarray:
     ndim = dims.count(",") + 1
     if arr.ndim != ndim:
         raise ValueError(f"{name} has {arr.ndim} dimensions, expected {ndim} {dims}")
+    if check_shape is not None:
+        check_shape(*arr.shape)
     if arr.dtype.kind in "iub":
         return arr.astype(np.int64)
     if arr.dtype.kind == "f":
@@ -148,7 +151,7 @@ def mines_analyze(position: Union[str, np.ndarray], mines: Optional[int] = None,
         raise TypeError("position must be arcade's text format (a str) or a grid (an array), got None")
     if mines is None:
         raise ValueError("give the board's mine count: mines_analyze(grid, mines)")
-    grid = _integers("grid", position, "(height, width)")
+    grid = _integers("grid", position, "(height, width)", _ak.mines_check_size)
     return _analysis(json.loads(_ak.mines_analyze(grid, int(mines), strength)))
 
 
@@ -176,7 +179,7 @@ def tetris_best_placement(board, piece: Union[str, int], next: Union[None, str, 
     if is_integer(next) and next == len(TETROMINOES):  # the observation's "no next piece"
         next = None
     next = None if next is None else _piece_letter("next", next)
-    cells = _integers("board", board, "(height, width)")
+    cells = _integers("board", board, "(height, width)", _ak.tetris_check_size)
     if cells.size and not np.isin(cells, (0, 1)).all():
         at = tuple(int(i) for i in np.argwhere(~np.isin(cells, (0, 1)))[0])
         raise ValueError(f"board cell {at} is {cells[at]}, expected 0 or 1")

@@ -220,6 +220,11 @@ def test_jumpin_mask_actions_and_errors():
         (lambda: arcadekit.JumpInEnv().reset(options={"level": 3}), "reset options"),
         (lambda: arcadekit.JumpInEnv(max_moves=-3), r"^max_moves must be a positive integer, got -3$"),
         (lambda: arcadekit.JumpInEnv(rabbits=-1), r"^rabbits must not be negative, got -1$"),
+        # Official puzzles generate too (reset(options={"moves": m})): the
+        # piece set was refused only at such a reset.
+        (lambda: arcadekit.JumpInEnv(rabbits=0), r"^rabbits must be 1 to 4, not 0$"),
+        (lambda: arcadekit.JumpInEnv(puzzles=3, foxes=4), r"^foxes"),
+        (lambda: arcadekit.JumpInVectorEnv(2, mushrooms=13), r"^mushrooms"),
         # int() would have played challenge 2 and a 12-move puzzle.
         (lambda: arcadekit.JumpInEnv().reset(options={"challenge": 2.7}), r"^reset option challenge must be an integer, got 2.7$"),
         (lambda: arcadekit.JumpInEnv().reset(options={"moves": "12"}), r"^reset option moves must be an integer, got '12'$"),

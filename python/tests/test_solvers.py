@@ -165,6 +165,22 @@ def test_mines_analyze_errors():
         ak.mines_analyze(POSITION, strength="best")
 
 
+def test_grid_sizes_are_refused_before_the_cells_are_read():
+    """A grid past the engine's size is refused by its shape: a 20000×20000
+    int8 view was converted to 3.2 GB of int64 only to be refused, and a
+    grid of text was named for its first cell rather than its size."""
+    huge = np.broadcast_to(np.int8(-1), (20000, 20000))  # no memory of its own
+    with pytest.raises(ValueError, match=r"^board size 20000x20000 is out of range \(each side 1 to 1000\)$"):
+        ak.mines_analyze(huge, 10)
+    with pytest.raises(ValueError, match=r"^board size 3x1001 is out of range"):
+        ak.mines_analyze(np.full((1001, 3), "x"), 1)
+    tall = np.broadcast_to(np.uint8(2), (100000, 10))
+    with pytest.raises(ValueError, match="height"):
+        ak.tetris_best_placement(tall, "I")
+    with pytest.raises(ValueError, match="width"):
+        ak.tetris_best_placement(np.full((20, 17), "x"), "I")
+
+
 def test_tetris_best_placement_is_the_engine_ai():
     empty = np.zeros((20, 10), np.uint8)
     assert ak.tetris_best_placement(empty, "O") is not None

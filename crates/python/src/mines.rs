@@ -476,7 +476,17 @@ fn mines_play(
     to_json(&report)
 }
 
+/// Refuses a grid of `height` × `width` the analyser cannot take, before
+/// Python converts a huge array to int64 only to have it refused.
+#[pyfunction]
+fn mines_check_size(height: usize, width: usize) -> PyResult<()> {
+    arcade_mines::Grid::new(width, height)
+        .map(|_| ())
+        .map_err(value_error)
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(mines_check_size, m)?)?;
     m.add_class::<MinesCore>()?;
     m.add_class::<MinesVectorCore>()?;
     m.add_function(wrap_pyfunction!(mines_analyze, m)?)?;

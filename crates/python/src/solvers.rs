@@ -340,6 +340,18 @@ fn jumpin_generate(
 
 /// Checks the settings of a Jump In' generation (shared with `JumpIn-v0`):
 /// the move count, and the piece set as the library validates it.
+/// Refuses generator options (`moves` and the piece set) at construction,
+/// before a reset with `moves` would need them.
+#[pyfunction]
+fn jumpin_check_generator(
+    moves: u32,
+    rabbits: usize,
+    foxes: usize,
+    mushrooms: usize,
+) -> PyResult<()> {
+    jumpin_generator(moves, rabbits, foxes, mushrooms).map(|_| ())
+}
+
 pub(crate) fn jumpin_generator(
     moves: u32,
     rabbits: usize,
@@ -469,6 +481,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(geek_solve, m)?)?;
     m.add_function(wrap_pyfunction!(jumpin_solve, m)?)?;
     m.add_function(wrap_pyfunction!(jumpin_generate, m)?)?;
+    m.add_function(wrap_pyfunction!(jumpin_check_generator, m)?)?;
     m.add_function(wrap_pyfunction!(tiles_solve, m)?)?;
     m.add_function(wrap_pyfunction!(tiles_check, m)?)?;
     m.add_function(wrap_pyfunction!(tiles_generate, m)?)?;

@@ -767,6 +767,13 @@ fn tetris_engine_seconds(py: Python<'_>, num_envs: usize, steps: u64, seed: u64)
 
 /// The placement a classic AI chooses for `piece` on `board` (0/1 cells,
 /// top row first): `(rotation, column, row)` or `None` when it has none.
+/// Refuses a board of `height` × `width` the engine cannot hold, before
+/// Python converts and checks every cell of a huge array.
+#[pyfunction]
+fn tetris_check_size(height: usize, width: usize) -> PyResult<()> {
+    Board::new(width, height).map(|_| ()).map_err(value_error)
+}
+
 #[pyfunction]
 #[pyo3(signature = (board, piece, next=None, ai="bcts"))]
 fn tetris_best_placement(
@@ -875,6 +882,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<TetrisCore>()?;
     m.add_class::<TetrisVectorCore>()?;
     m.add_function(wrap_pyfunction!(tetris_best_placement, m)?)?;
+    m.add_function(wrap_pyfunction!(tetris_check_size, m)?)?;
     m.add_function(wrap_pyfunction!(tetris_ais, m)?)?;
     m.add_function(wrap_pyfunction!(tetris_features, m)?)?;
     m.add_function(wrap_pyfunction!(tetris_weights, m)?)?;
