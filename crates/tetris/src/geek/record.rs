@@ -83,13 +83,26 @@ impl Record {
         let mut piece_start = 0usize;
         // A byte-order mark is what some Windows editors put first.
         let text = text.trim_start_matches('\u{feff}');
-        let tokens: Vec<&str> = text.trim().split(',').map(str::trim).collect();
+        // One comma after the last token is what a writer that ends every
+        // token with a comma leaves; it separates nothing.
+        let text = text.trim();
+        let text = text.strip_suffix(',').unwrap_or(text);
+        let tokens: Vec<&str> = text.split(',').map(str::trim).collect();
         let err = |index: usize, token: &str, rule: String| RecordError {
             index: index + 1,
             token: shorten(token),
             rule,
         };
         for (i, &token) in tokens.iter().enumerate() {
+            // A record written one token or one piece a line would otherwise
+            // fail on a token such as "D19\nN" with a rule that misleads.
+            if token.contains(char::is_whitespace) {
+                return Err(err(
+                    i,
+                    token,
+                    "tokens are separated by commas, not by spaces or line breaks".into(),
+                ));
+            }
             if token == "N" {
                 if !record.pieces.is_empty() && piece_ops == 0 {
                     return Err(err(
@@ -120,18 +133,28 @@ impl Record {
                     ));
                 }
             };
-            let count: u32 = chars
-                .as_str()
-                .parse()
-                .ok()
-                .filter(|&k| k >= 1 && chars.as_str().bytes().all(|b| b.is_ascii_digit()))
-                .ok_or_else(|| {
-                    err(
+            let digits = chars.as_str();
+            let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+            let count: u32 = match digits.parse::<u32>() {
+                Ok(k) if whole && k >= 1 => k,
+                // Too many digits for a u32 is still a count: say what is wrong with it.
+                _ if whole && !digits.trim_start_matches('0').is_empty() => {
+                    return Err(err(
+                        i,
+                        token,
+                        format!(
+                            "the count is too large (a piece has at most {MAX_OPS_PER_PIECE} operations)"
+                        ),
+                    ));
+                }
+                _ => {
+                    return Err(err(
                         i,
                         token,
                         "the count after the letter must be a whole number ≥ 1".into(),
-                    )
-                })?;
+                    ));
+                }
+            };
             piece_ops = piece_ops.saturating_add(count);
             if piece_ops > MAX_OPS_PER_PIECE {
                 return Err(err(
@@ -250,6 +273,26 @@ mod tests {
         assert!(Record::parse("N,D+3").is_err());
         assert!(Record::parse("N,D100").is_ok());
         assert!(Record::parse(" N , D1 \n").is_ok());
+        assert_eq!(
+            Record::parse("N,D1,\n").unwrap(),
+            Record::parse("N,D1").unwrap()
+        );
+        assert!(
+            Record::parse("N,D1,,").is_err(),
+            "only one trailing comma is passed over"
+        );
+        let e = Record::parse("N,L99999999999999999999").unwrap_err();
+        assert_eq!(
+            e.rule,
+            "the count is too large (a piece has at most 100 operations)"
+        );
+        let e = Record::parse("N,R1,D19\nN,C1,D18").unwrap_err();
+        assert_eq!(e.index, 3);
+        assert_eq!(e.token, "D19\nN");
+        assert!(e.rule.starts_with("tokens are separated by commas"));
+        let e = Record::parse("N\nR1\nD19").unwrap_err();
+        assert_eq!(e.index, 1);
+        assert!(e.rule.starts_with("tokens are separated by commas"));
     }
 
     #[test]
