@@ -59,3 +59,29 @@ test("lose a battle against ev by clicking blindly", async (t) => {
     assert.equal(await page.textContent("#scoreB"), "26");
   });
 });
+
+test("a watched battle pauses, steps one move at a time and resumes", async (t) => {
+  await onPage(chrome.browser, t, "/battle", async (page) => {
+    await page.selectOption("#mode", "watch");
+    await page.fill("#seed", "3");
+    await page.$eval("#speed", (el) => { el.value = "4"; });
+    await page.click("#new");
+    await page.waitForFunction(() => document.querySelector("#nameA").textContent === "ev");
+    await page.keyboard.press("p");
+    assert.match(await page.textContent("#pause"), /^Resume/);
+    await page.waitForTimeout(400); // a move already asked for may still land
+    const paused = await page.getAttribute("#board", "data-moves");
+    await page.waitForTimeout(1200); // at 4 moves a second, about 5 would have come
+    assert.equal(await page.getAttribute("#board", "data-moves"), paused, "moved while paused");
+    await page.keyboard.press("s");
+    await page.waitForFunction((b) => document.querySelector("#board").dataset.moves !== b, paused);
+    const stepped = await page.getAttribute("#board", "data-moves");
+    await page.waitForTimeout(800);
+    assert.equal(await page.getAttribute("#board", "data-moves"), stepped, "a step made more than one move");
+    await page.click("#pause");
+    assert.equal(await page.isDisabled("#step"), true);
+    await page.$eval("#speed", (el) => { el.value = "20"; });
+    await page.waitForFunction(() => document.querySelector("#board").dataset.over === "true", null, { timeout: 60000 });
+    assert.equal(await page.getAttribute("#board", "data-result"), "watched");
+  });
+});

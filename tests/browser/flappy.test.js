@@ -113,6 +113,27 @@ test("watch the oracle play in real time", async (t) => {
   });
 });
 
+test("a watch changes speed at once when the speed is changed", async (t) => {
+  await onPage(chrome.browser, t, "/flappy", async (page) => {
+    await page.selectOption("#mode", "watch");
+    await page.selectOption("#policy", "heuristic");
+    await page.selectOption("#speed", "1");
+    await page.click("#new");
+    const frame = async () => Number(await attr(page, "frame"));
+    await page.waitForFunction(() => Number(document.querySelector("#screen").dataset.frame) > 5);
+    let from = await frame();
+    await page.waitForTimeout(1000);
+    const slow = (await frame()) - from;
+    assert.ok(slow >= 15 && slow <= 45, `${slow} frames in a second at 1×`);
+    await page.selectOption("#speed", "20");
+    from = await frame();
+    await page.waitForTimeout(1000);
+    const fast = (await frame()) - from;
+    // 600 a second at 20×; it stayed at 30 until a new game.
+    assert.ok(fast >= 150, `${fast} frames in a second at 20×`);
+  });
+});
+
 test("frames stepped one by one before the first flap do not freeze the bird after", async (t) => {
   await onPage(chrome.browser, t, "/flappy", async (page) => {
     await page.waitForFunction(() => document.querySelector("#screen").dataset.frame === "0");

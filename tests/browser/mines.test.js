@@ -39,6 +39,8 @@ test("win a beginner game by following the hints", async (t) => {
     }
     assert.equal(await status(page), "won");
     assert.equal(await page.textContent("#msg"), "You won!");
+    // Every mine is drawn flagged, and the counter agrees (it said 10).
+    assert.equal(await page.textContent("#counter"), "0");
   });
 });
 
@@ -88,7 +90,12 @@ test("overlay probabilities equal arcade mines analyze --json", async (t) => {
 
 test("analyse mode shows a contradiction as a message and a shared URL reopens a position", async (t) => {
   await onPage(chrome.browser, t, "/mines", async (page) => {
+    await page.waitForFunction(() => document.querySelector("#status").textContent === "ready");
     await page.click("#tab-analyze");
+    // The play keys stay with the play tab (S played a move on the hidden game).
+    await page.keyboard.press("s");
+    await page.waitForTimeout(500);
+    assert.equal(await status(page), "ready");
     await page.fill("#ptext", "3 1 1\n11.\n");
     await page.click("#analyze-btn");
     await page.waitForSelector("#amsg.bad");

@@ -206,7 +206,12 @@ impl HumanGame {
     pub fn view(&self) -> HumanView {
         let grid = self.level.grid();
         let status = self.status();
-        let flags = self.flags.iter().filter(|&&f| f).count();
+        // A won game shows every mine flagged (see `shown`), so its counter
+        // reads 0, not the mines the player left unflagged.
+        let flags = match status {
+            HumanStatus::Won => self.level.mines,
+            _ => self.flags.iter().filter(|&&f| f).count(),
+        };
         let rows = (0..grid.height())
             .map(|y| {
                 (0..grid.width())

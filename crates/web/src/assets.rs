@@ -50,6 +50,23 @@ pub fn page(name: &str) -> Result<Response, ApiError> {
     file(&format!("{name}.html"))
 }
 
+/// The page a browser gets for an unknown path: the message and a link
+/// home, in the arena's style (`message` is escaped).
+pub fn not_found_page(message: &str) -> Response {
+    let escaped = message
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    let body = format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>Not found · arcade</title><link rel=\"stylesheet\" href=\"/static/style.css\"></head>\
+         <body><main><h1>Not found</h1><p class=\"message bad\">{escaped}</p>\
+         <p><a href=\"/\">Back to the arena</a></p></main></body></html>"
+    );
+    ([(header::CONTENT_TYPE, HTML)], body).into_response()
+}
+
 /// `GET /favicon.ico`, which browsers ask for whatever the pages link.
 pub async fn favicon() -> Result<Response, ApiError> {
     file("favicon.svg")

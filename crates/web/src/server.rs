@@ -5,9 +5,9 @@ use crate::sessions::{SessionGame, Store, lock};
 use crate::{assets, battle, flappy, geek, jumpin, median, mines, sketch, tetris, tiles};
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request, State};
-use axum::http::{HeaderValue, Method, Uri, header};
+use axum::http::{HeaderMap, HeaderValue, Method, Uri, header};
 use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -146,8 +146,29 @@ pub fn app(state: AppRef) -> Router {
         .with_state(state)
 }
 
-async fn not_found(uri: Uri) -> ApiError {
-    ApiError::NotFound(uri.path().chars().take(200).collect())
+/// The pages' route names, for the trailing-slash redirect.
+const PAGES: [&str; 9] = [
+    "mines", "jumpin", "tiles", "battle", "tetris", "flappy", "geek", "sketch", "median",
+];
+
+/// An unknown path: `/mines/` goes to `/mines`; a browser asking for a page
+/// gets a page that links home; anything else gets the JSON error.
+async fn not_found(uri: Uri, headers: HeaderMap) -> Response {
+    let path = uri.path();
+    if let Some(page) = path.strip_prefix('/').and_then(|p| p.strip_suffix('/'))
+        && PAGES.contains(&page)
+    {
+        return Redirect::permanent(&format!("/{page}")).into_response();
+    }
+    let error = ApiError::NotFound(path.chars().take(200).collect());
+    let wants_page = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/html"));
+    if wants_page && !path.starts_with("/api/") {
+        return (error.status(), assets::not_found_page(&error.to_string())).into_response();
+    }
+    error.into_response()
 }
 
 async fn method_not_allowed(method: Method) -> ApiError {

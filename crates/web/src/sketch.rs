@@ -48,8 +48,9 @@ impl SketchQuery {
             ("azimuth", light.azimuth),
         ] {
             if !v.is_finite() || v.abs() > 1e6 {
+                // 1e308 in full is 309 digits: show a large value as 1e308.
                 return Err(ApiError::BadRequest(format!(
-                    "{field} must be a finite number of at most 1e6 in size, got {v}"
+                    "{field} must be a finite number of at most 1e6 in size, got {v:e}"
                 )));
             }
         }
@@ -93,7 +94,7 @@ fn decode(bytes: &[u8]) -> Result<image::DynamicImage, ApiError> {
     reader.decode().map_err(|e| {
         ApiError::unprocessable(format!(
             "cannot read the image: {}",
-            e.to_string().replace('\n', " ")
+            e.to_string().trim_end().replace('\n', " ")
         ))
     })
 }

@@ -32,23 +32,20 @@ pub fn routes() -> Router<AppRef> {
         .route("/{id}/step", post(step))
 }
 
+/// A new level: generated from its knobs, or the captured real level, which
+/// has none (a knob sent with it is refused, not silently ignored).
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "lowercase")]
-pub enum Source {
-    Generate,
-    Captured,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewGame {
-    pub source: Source,
-    #[serde(default = "default_layers")]
-    pub layers: usize,
-    #[serde(default = "default_difficulty")]
-    pub difficulty: f64,
-    #[serde(default)]
-    pub seed: u64,
+#[serde(tag = "source", rename_all = "lowercase", deny_unknown_fields)]
+pub enum NewGame {
+    Generate {
+        #[serde(default = "default_layers")]
+        layers: usize,
+        #[serde(default = "default_difficulty")]
+        difficulty: f64,
+        #[serde(default)]
+        seed: u64,
+    },
+    Captured {},
 }
 
 fn default_layers() -> usize {
@@ -94,21 +91,24 @@ async fn new_game(
     State(app): State<AppRef>,
     ApiJson(req): ApiJson<NewGame>,
 ) -> ApiResult<TilesState> {
-    let game = match req.source {
-        Source::Captured => {
+    let game = match req {
+        NewGame::Captured {} => {
             TilesGame::new(parse_capture(LEVEL_90031, None).map_err(ApiError::unprocessable)?)
         }
-        Source::Generate => {
-            if !LAYERS.contains(&req.layers) {
+        NewGame::Generate {
+            layers,
+            difficulty,
+            seed,
+        } => {
+            if !LAYERS.contains(&layers) {
                 return Err(ApiError::BadRequest(format!(
                     "layers must be {} to {}, not {}",
                     LAYERS.start(),
                     LAYERS.end(),
-                    req.layers
+                    layers
                 )));
             }
-            let shape = Classic::new(req.layers);
-            let (difficulty, seed) = (req.difficulty, req.seed);
+            let shape = Classic::new(layers);
             // The construction's intended clicks win: the first verdict
             // needs no search.
             app.compute(move || {

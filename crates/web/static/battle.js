@@ -1,7 +1,7 @@
 // Battle page: a person against an AI, or two AIs, on one shared board.
 "use strict";
 
-const B = { id: null, view: null, hint: null, gen: 0, busy: false };
+const B = { id: null, view: null, hint: null, gen: 0, busy: false, paused: false, resume: null };
 const msg = $("#msg");
 
 function players() {
@@ -13,6 +13,7 @@ function players() {
 async function newBattle() {
   const body = { players: players() };
   const gen = ++B.gen;
+  setPaused(false); // a new battle plays; the old loop, if waiting, ends
   try {
     body.seed = seedValue($("#seed"));
     const st = await api("/api/battle/new", body);
@@ -36,13 +37,35 @@ async function send(action, body) {
 
 const humanTurn = () => B.view && !B.view.over && B.view.players[B.view.to_move] === "human";
 
-/** Lets the AIs move, one move per tick, until a person is to move. */
+/** Lets the AIs move, one move per tick, until a person is to move;
+ *  while paused it waits. */
 async function aiLoop(gen) {
   while (gen === B.gen && B.view && !B.view.over && !humanTurn()) {
     await new Promise((r) => setTimeout(r, 1000 / Number($("#speed").value)));
+    if (B.paused) {
+      await new Promise((r) => { B.resume = r; });
+      continue; // steps may have moved meanwhile: look again
+    }
     if (gen !== B.gen) return;
     if (!(await send("ai"))) return;
   }
+}
+
+/** Pauses or resumes the AIs' moves; resuming wakes a waiting loop. */
+function setPaused(paused) {
+  B.paused = paused;
+  $("#pause").textContent = paused ? "Resume" : "Pause";
+  $("#pause").append(" ", Object.assign(document.createElement("kbd"), { textContent: "P" }));
+  $("#step").disabled = !paused;
+  if (!paused && B.resume) { const wake = B.resume; B.resume = null; wake(); }
+}
+
+/** One AI move while paused. */
+async function stepOnce() {
+  if (!B.paused || B.busy || !B.view || B.view.over || humanTurn()) return;
+  B.busy = true;
+  await send("ai");
+  B.busy = false;
 }
 
 function show(st) {
@@ -116,7 +139,11 @@ $("#hint").addEventListener("click", () => { if (humanTurn()) send("hint"); });
 document.addEventListener("keydown", (ev) => {
   if (ev.target.matches("input, select, textarea")) return;
   if (ev.key === "h" || ev.key === "H") $("#hint").click();
+  if (ev.key === "p" || ev.key === "P") $("#pause").click();
+  if ((ev.key === "s" || ev.key === "S") && !$("#step").disabled) $("#step").click();
 });
+$("#pause").addEventListener("click", () => setPaused(!B.paused));
+$("#step").addEventListener("click", stepOnce);
 $("#new").addEventListener("click", newBattle);
 $("#mode").addEventListener("change", () => {
   const watch = $("#mode").value === "watch";

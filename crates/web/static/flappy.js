@@ -94,7 +94,9 @@ function draw() {
     ctx.fillText(`${best}`, bx - 30, state.y + bh / 2 + 5);
   }
   ctx.fillStyle = "#fff"; ctx.font = "bold 28px system-ui, sans-serif";
-  ctx.fillText(String(state.passed), w / 2 - 8, 50);
+  ctx.textAlign = "center"; // 10 and 100 stay centred like 1
+  ctx.fillText(String(state.passed), w / 2, 50);
+  ctx.textAlign = "left";
   // Above the bird's starting height, clear of the score.
   if (halted) banner(ctx, ["Stopped", "Enter or New game: play again"], 0.28);
   else if (state.status === "crashed") banner(ctx, ["Crashed", "Enter or New game: play again"], 0.28);
@@ -156,6 +158,10 @@ document.addEventListener("visibilitychange", () => {
 $("#new").addEventListener("click", newGame);
 $("#mode").addEventListener("change", showModeControls);
 $("#margin").addEventListener("change", () => { dirty = true; });
+// A watch speeds up or slows down at once, not from the next game on.
+$("#speed").addEventListener("change", () => {
+  if (mode === "watch") clock.setRate(30 * Number($("#speed").value), performance.now());
+});
 $("#stepmode").addEventListener("change", () => {
   // Frame by frame continues from where the clock is, and back.
   const now = performance.now();

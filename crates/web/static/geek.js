@@ -31,7 +31,7 @@ async function load(query, body, button) {
       spawn_blocked: "a piece could not appear", record_end: "the record ran out" };
     $("#result").innerHTML = "";
     const p = document.createElement("p");
-    p.textContent = `Final score ${r.score.toLocaleString("en")} after ${r.pieces} pieces; ended: ${ends[r.end] || r.end}` +
+    p.textContent = `Final score ${r.score.toLocaleString("en")} after ${r.pieces} piece${r.pieces === 1 ? "" : "s"}; ended: ${ends[r.end] || r.end}` +
       `; clears of 1/2/3/4 rows: ${r.clears.join(" / ")}` + (r.unplayed_pieces ? `; ${r.unplayed_pieces} pieces of the record came after the end` : "");
     $("#result").append(p);
     canvas.dataset.final = r.score;

@@ -80,7 +80,8 @@ function show(st) {
   }
   $("#moves").textContent = String(v.moves);
   $("#optimal").textContent = v.optimal === null ? "none" : String(v.optimal);
-  $("#code").textContent = v.code || "–";
+  // Challenge codes name at most three rabbits (C, B, G).
+  $("#code").textContent = v.code || "none (a code names at most 3 rabbits)";
   board.dataset.solved = String(v.solved);
   board.dataset.moves = String(v.moves);
   if (v.solved) {

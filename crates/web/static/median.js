@@ -4,7 +4,7 @@
 "use strict";
 
 const chart = $("#chart"), ctx = chart.getContext("2d");
-let url = null;
+let url = null, shown = null;
 
 async function run() {
   const q = new URLSearchParams({ window: $("#window").value });
@@ -33,7 +33,10 @@ async function run() {
   }
 }
 
+/** Draws `d` at the chart's width on screen (the panel's, not a fixed 1100 px). */
 function draw(d) {
+  shown = d;
+  chart.width = Math.max(200, Math.round(chart.clientWidth));
   const w = chart.width, h = chart.height, pad = 30;
   ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, w, h);
   const finite = d.values.filter((v) => v !== null && Number.isFinite(v));
@@ -92,5 +95,13 @@ function example() {
   run();
 }
 
+// The box and the file are two sources: the one touched last is used (text
+// typed after choosing a file was ignored while the file stayed chosen).
+$("#text").addEventListener("input", () => { $("#file").value = ""; });
+$("#file").addEventListener("change", () => {
+  const f = $("#file").files[0];
+  if (f) say($("#msg"), `Run uses the file ${f.name}; typing in the box uses the box instead.`);
+});
 $("#run").addEventListener("click", run);
+window.addEventListener("resize", () => { if (shown) draw(shown); });
 $("#example").addEventListener("click", example);

@@ -184,6 +184,8 @@ $("#board").addEventListener("keydown", (ev) => {
 });
 document.addEventListener("keydown", (ev) => {
   if (ev.target.matches("input, textarea, select")) return;
+  // The play keys belong to the play tab: in Analyse they acted on the hidden game.
+  if ($("#play").classList.contains("hidden")) return;
   if (ev.key === "h" || ev.key === "H") send("hint");
   else if (ev.key === "s" || ev.key === "S") send("step");
   else if ((ev.key === "p" || ev.key === "P") && !ev.repeat) { $("#overlay").click(); }

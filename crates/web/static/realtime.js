@@ -18,6 +18,14 @@ class TickClock {
   pause(now) { if (this.t0 !== null && this.pausedAt === null) this.pausedAt = now; }
   resume(now) { if (this.pausedAt !== null) { this.t0 += now - this.pausedAt; this.pausedAt = null; } }
   stop() { this.t0 = null; this.pausedAt = null; }
+  /** Changes the rate from `now` on, keeping the ticks already counted. */
+  setRate(rate, now) {
+    const done = this.tick(now);
+    this.rate = rate;
+    if (this.t0 === null) return;
+    const at = this.pausedAt !== null ? this.pausedAt : now;
+    this.t0 = at - (done * 1000) / rate;
+  }
 }
 
 /** Inputs stamped with ticks, sent in order with the tick reached: `send(to,

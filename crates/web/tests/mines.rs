@@ -149,7 +149,17 @@ async fn the_ai_steps_to_a_win() {
         assert_eq!(status, StatusCode::OK);
         steps += 1;
         match v["view"]["status"].as_str().unwrap() {
-            "won" => break,
+            "won" => {
+                // Every mine is shown flagged, and the counter agrees.
+                let flagged: usize = v["view"]["rows"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|r| r.as_str().unwrap().matches('F').count())
+                    .sum();
+                assert_eq!((flagged, v["view"]["mines_left"].as_i64()), (10, Some(0)));
+                break;
+            }
             "playing" => assert!(v["played"].is_array()),
             s => panic!("{s} after {steps} steps"),
         }

@@ -5,6 +5,7 @@ use arcade_web::ServeConfig;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::{Value, json};
+use tower::ServiceExt;
 
 #[tokio::test]
 async fn every_page_and_asset_is_served_with_its_type() {
@@ -66,6 +67,31 @@ async fn unknown_paths_and_methods_are_json_errors() {
     assert_error(status, &body, StatusCode::NOT_FOUND, "/nothing/here");
     let (status, body) = post(&app, "/mines", json!({})).await;
     assert_error(status, &body, StatusCode::METHOD_NOT_ALLOWED, "POST");
+}
+
+/// A browser gets pages, not JSON: `/mines/` goes to `/mines`, and an
+/// unknown page is a page with the message and a link home.
+#[tokio::test]
+async fn browsers_get_pages_for_unknown_paths() {
+    let app = router();
+    let browser = |path: &str| {
+        Request::get(path)
+            .header("accept", "text/html,application/xhtml+xml,*/*;q=0.8")
+            .body(Body::empty())
+            .unwrap()
+    };
+    let res = app.clone().oneshot(browser("/mines/")).await.unwrap();
+    assert_eq!(res.status(), StatusCode::PERMANENT_REDIRECT);
+    assert_eq!(res.headers()["location"], "/mines");
+    let (status, text) = send(&app, browser("/nothing/here")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(text.starts_with("<!doctype html>"), "{text}");
+    assert!(text.contains("no such page: /nothing/here"), "{text}");
+    assert!(text.contains(r#"<a href="/">"#), "{text}");
+    // The API stays JSON whatever the client accepts.
+    let (status, text) = send(&app, browser("/api/nothing")).await;
+    let body: Value = serde_json::from_str(&text).unwrap();
+    assert_error(status, &body, StatusCode::NOT_FOUND, "/api/nothing");
 }
 
 #[tokio::test]

@@ -102,6 +102,21 @@ async fn bad_requests_are_4xx() {
     }
     let (status, v) = post(&app, "/api/tiles/new", json!({"source": "elsewhere"})).await;
     assert!(status.is_client_error(), "{v}");
+    // The captured level has no knobs: one sent with it was ignored.
+    for knob in ["layers", "difficulty", "seed"] {
+        let (status, v) = post(
+            &app,
+            "/api/tiles/new",
+            json!({"source": "captured", knob: 20}),
+        )
+        .await;
+        assert_error(
+            status,
+            &v,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &format!("unknown field `{knob}`"),
+        );
+    }
     let (id, v) = new_level(&app, json!({"source": "generate", "layers": 12})).await;
     let covered = v["view"]["tiles"]
         .as_array()

@@ -144,6 +144,10 @@ async fn bad_images_are_one_line_4xx() {
         let (status, b) = upload_json(&app, &format!("/api/sketch?{q}"), png(4, 4)).await;
         assert_error(status, &b, StatusCode::BAD_REQUEST, "");
     }
+    // A huge value is shown as such, not as 309 digits.
+    let (status, b) = upload_json(&app, "/api/sketch?depth=1e308", png(4, 4)).await;
+    assert_error(status, &b, StatusCode::BAD_REQUEST, "got 1e308");
+    assert!(b["error"].as_str().unwrap().len() < 100, "{b}");
 }
 
 #[tokio::test]
