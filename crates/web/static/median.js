@@ -54,22 +54,27 @@ function draw(d) {
   line(d.medians, d.window - 1, X, Y, "#1e63c6", 2);
 }
 
-/** Draws `ys` starting at index `offset`: a line, or min/max per pixel column when dense. */
+/** Draws `ys` starting at index `offset`: a line, or when there are more
+ *  values than pixel columns, each column's min–max bar joined to the next
+ *  column (bars alone vanished where a column held one value). */
 function line(ys, offset, X, Y, colour, width) {
   ctx.strokeStyle = colour; ctx.lineWidth = width; ctx.beginPath();
-  let drawing = false, col = null, mn = 0, mx = 0;
-  const flush = () => { if (col !== null) { ctx.moveTo(col, Y(mn)); ctx.lineTo(col, Y(mx)); } };
   const dense = ys.length > chart.width;
+  let drawing = false, col = null, first = 0, last = 0, mn = 0, mx = 0;
+  const to = (x, y) => { if (drawing) ctx.lineTo(x, y); else ctx.moveTo(x, y); drawing = true; };
+  const flush = () => {
+    if (col === null) return;
+    to(col, Y(first));
+    ctx.moveTo(col, Y(mn)); ctx.lineTo(col, Y(mx)); ctx.moveTo(col, Y(last));
+    col = null;
+  };
   ys.forEach((v, i) => {
-    if (v === null || !Number.isFinite(v)) { drawing = false; return; }
+    if (v === null || !Number.isFinite(v)) { flush(); drawing = false; return; }
     const x = X(i + offset);
-    if (dense) {
-      const c = Math.round(x);
-      if (c !== col) { flush(); col = c; mn = mx = v; } else { mn = Math.min(mn, v); mx = Math.max(mx, v); }
-      return;
-    }
-    if (drawing) ctx.lineTo(x, Y(v)); else ctx.moveTo(x, Y(v));
-    drawing = true;
+    if (!dense) { to(x, Y(v)); return; }
+    const c = Math.round(x);
+    if (c !== col) { flush(); col = c; first = mn = mx = v; }
+    mn = Math.min(mn, v); mx = Math.max(mx, v); last = v;
   });
   flush();
   ctx.stroke();
