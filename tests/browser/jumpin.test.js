@@ -62,3 +62,15 @@ test("watch the optimal solution of a generated puzzle", async (t) => {
     assert.equal(await page.textContent("#moves"), "6");
   });
 });
+
+test("a count that is not a whole number is named on the page, not in serde's words", async (t) => {
+  await onPage(chrome.browser, t, "/jumpin", async (page) => {
+    for (const [field, bad, name] of [["#gmoves", "2.5", "moves"], ["#gfoxes", "", "foxes"], ["#gseed", "-5", "seed"]]) {
+      await page.fill("#gmoves", "12"); await page.fill("#gfoxes", "2"); await page.fill("#gseed", "1");
+      await page.fill(field, bad);
+      await page.click("#generate");
+      await page.waitForFunction((n) => document.querySelector("#msg").textContent.startsWith(n), name);
+      assert.doesNotMatch(await page.textContent("#msg"), /deserialize/);
+    }
+  });
+});

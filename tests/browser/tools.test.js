@@ -180,3 +180,12 @@ test("the median page's example draws a wave whose medians skip the spikes", asy
     assert.ok(medians.every((m, i) => Math.abs(m - 10 * Math.sin((i + 14) / 40)) < 5), "a median strayed from the wave");
   });
 });
+
+test("an empty median window is named on the page", async (t) => {
+  await onPage(chrome.browser, t, "/median", async (page) => {
+    await page.fill("#text", "1\n2\n3\n");
+    await page.fill("#window", "");
+    await page.click("#run");
+    await page.waitForFunction(() => document.querySelector("#msg").textContent.startsWith("window is empty"));
+  });
+});

@@ -59,18 +59,26 @@ function isNewGameKey(e) {
 function $(sel, root) { return (root || document).querySelector(sel); }
 function $$(sel, root) { return Array.from((root || document).querySelectorAll(sel)); }
 
-/** The seed typed into the input `el`: `undefined` when empty, else a whole
- *  number a JSON number carries exactly (past 2^53 − 1 JavaScript would send
- *  a nearby one instead); anything else throws a one-line Error. */
-function seedValue(el) {
+/** The whole number typed into the input `el`, named `name` in errors:
+ *  `undefined` when empty (an error unless `optional`), else a number a JSON
+ *  number carries exactly (past 2^53 − 1 JavaScript would send a nearby one
+ *  instead); anything else (2.5, −5) throws a one-line Error, where the
+ *  server would answer serde's wording. */
+function wholeValue(el, name, optional = false) {
   const text = el.value.trim();
-  if (text === "") return undefined;
+  if (text === "") {
+    if (optional) return undefined;
+    throw new Error(`${name} is empty: give a whole number`);
+  }
   const n = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) {
-    throw new Error(`seed must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got "${text.slice(0, 40)}"`);
+    throw new Error(`${name} must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got "${text.slice(0, 40)}"`);
   }
   return n;
 }
+
+/** The seed typed into the input `el`, or `undefined` when empty. */
+function seedValue(el) { return wholeValue(el, "seed", true); }
 
 /** Shows `text` in the element `el` as a good, bad or plain message. */
 function say(el, text, kind) {

@@ -145,10 +145,14 @@ $("#load").addEventListener("click", () => {
   start({ challenge: n }, `challenge ${n}`);
 });
 $("#generate").addEventListener("click", () => {
-  const g = {
-    moves: Number($("#gmoves").value), rabbits: Number($("#grabbits").value),
-    foxes: Number($("#gfoxes").value), mushrooms: Number($("#gmush").value), seed: Number($("#gseed").value),
-  };
+  let g;
+  try {
+    g = {
+      moves: wholeValue($("#gmoves"), "moves"), rabbits: wholeValue($("#grabbits"), "rabbits"),
+      foxes: wholeValue($("#gfoxes"), "foxes"), mushrooms: wholeValue($("#gmush"), "mushrooms"),
+      seed: seedValue($("#gseed")) ?? 0,
+    };
+  } catch (e) { say(msg, e.message, "bad"); return; }
   start({ generate: g }, `generated (seed ${g.seed})`);
 });
 $("#hint").addEventListener("click", () => { J.selected = null; J.targets = []; send("hint"); });

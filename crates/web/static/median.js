@@ -7,7 +7,9 @@ const chart = $("#chart"), ctx = chart.getContext("2d");
 let url = null, shown = null;
 
 async function run() {
-  const q = new URLSearchParams({ window: $("#window").value });
+  let k;
+  try { k = wholeValue($("#window"), "window"); } catch (e) { say($("#msg"), e.message, "bad"); return; }
+  const q = new URLSearchParams({ window: k });
   if ($("#column").value) q.set("column", $("#column").value);
   if ($("#column").value && $("#delimiter").value) q.set("delimiter", $("#delimiter").value);
   if ($("#header").checked) q.set("header", "true");
