@@ -109,17 +109,14 @@ impl AppState {
 
 /// The whole application: pages, assets and the JSON API.
 pub fn app(state: AppRef) -> Router {
-    Router::new()
-        .route("/", get(|| async { assets::page("index") }))
-        .route("/mines", get(|| async { assets::page("mines") }))
-        .route("/jumpin", get(|| async { assets::page("jumpin") }))
-        .route("/tiles", get(|| async { assets::page("tiles") }))
-        .route("/battle", get(|| async { assets::page("battle") }))
-        .route("/tetris", get(|| async { assets::page("tetris") }))
-        .route("/flappy", get(|| async { assets::page("flappy") }))
-        .route("/geek", get(|| async { assets::page("geek") }))
-        .route("/sketch", get(|| async { assets::page("sketch") }))
-        .route("/median", get(|| async { assets::page("median") }))
+    let mut pages = Router::new().route("/", get(|| async { assets::page("index") }));
+    for page in PAGES {
+        pages = pages.route(
+            &format!("/{page}"),
+            get(move || async move { assets::page(page) }),
+        );
+    }
+    pages
         .route("/static/{name}", get(assets::asset))
         .route("/favicon.ico", get(assets::favicon))
         .nest("/api/mines", mines::routes())
@@ -146,7 +143,8 @@ pub fn app(state: AppRef) -> Router {
         .with_state(state)
 }
 
-/// The pages' route names, for the trailing-slash redirect.
+/// The pages' route names (`/mines` serves `mines.html`; `/mines/`
+/// redirects there).
 const PAGES: [&str; 9] = [
     "mines", "jumpin", "tiles", "battle", "tetris", "flappy", "geek", "sketch", "median",
 ];
