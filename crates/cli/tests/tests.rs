@@ -4,6 +4,7 @@
 mod battle;
 mod cli;
 mod common;
+mod docs;
 mod flappy;
 mod geek;
 mod jumpin;
