@@ -71,9 +71,15 @@ test("overlay probabilities equal arcade mines analyze --json", async (t) => {
         best: c.classList.contains("best"),
       })),
     }));
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "arcade-pos-")), "position.txt");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "arcade-pos-"));
+    const file = path.join(dir, "position.txt");
     fs.writeFileSync(file, position);
-    const cli = JSON.parse(execFileSync(ARCADE, ["mines", "analyze", file, "--json"], { encoding: "utf8" }));
+    let cli;
+    try {
+      cli = JSON.parse(execFileSync(ARCADE, ["mines", "analyze", file, "--json"], { encoding: "utf8" }));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
     assert.equal(cells.length, 30 * 16);
     let hidden = 0;
     for (const c of cells) {

@@ -42,6 +42,9 @@ pub enum ApiError {
     Flood(usize),
     #[error("the computation took longer than {0} s")]
     Timeout(u64),
+    /// Every computation slot stayed taken for the whole time bound (503).
+    #[error("the server is busy ({0} computations at once); try again")]
+    Busy(usize),
     /// The whole request (reading its body included) ran past its bound (408).
     #[error("the request took longer than {0} s (a body sent too slowly?)")]
     RequestTimeout(u64),
@@ -58,6 +61,7 @@ impl ApiError {
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unprocessable(_) | ApiError::Timeout(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Flood(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
         }

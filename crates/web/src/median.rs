@@ -38,13 +38,34 @@ pub struct MedianQuery {
 #[derive(Serialize)]
 pub struct MedianAnswer {
     pub window: usize,
-    /// The numbers read (NaN as null).
+    /// The numbers read.
+    #[serde(serialize_with = "numbers")]
     pub values: Vec<f64>,
     /// The median of every full window; `medians[i]` ends at `values[i + window - 1]`.
+    #[serde(serialize_with = "numbers")]
     pub medians: Vec<f64>,
     /// The medians one a line, exactly as `arcade median` prints them.
     pub text: String,
     pub notes: Vec<String>,
+}
+
+/// Numbers as JSON numbers, except the three JSON has none for: those as
+/// the strings "NaN", "Infinity" and "-Infinity", which JavaScript's
+/// `Number`, Python's `float` and Rust's `parse` all read back. (serde_json
+/// would write all three as `null`, so an infinity could not be told from a
+/// NaN.)
+fn numbers<S: serde::Serializer>(xs: &[f64], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(xs.len()))?;
+    for &x in xs {
+        match x {
+            x if x.is_finite() => seq.serialize_element(&x)?,
+            x if x.is_nan() => seq.serialize_element("NaN")?,
+            x if x > 0.0 => seq.serialize_element("Infinity")?,
+            _ => seq.serialize_element("-Infinity")?,
+        }
+    }
+    seq.end()
 }
 
 /// A 400 for input the page cannot read, naming the page's checkbox when

@@ -13,6 +13,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
+use tokio::sync::Semaphore;
 use tower_http::set_header::SetResponseHeaderLayer;
 
 /// Largest request body: positions and moves are small.
@@ -30,6 +31,10 @@ pub struct ServeConfig {
     pub max_in_flight: usize,
     /// Bound on one solver or analyser call.
     pub compute_timeout: Duration,
+    /// Solver and analyser calls running at once, counting those still
+    /// finishing after their request timed out; more wait for a slot within
+    /// `compute_timeout`.
+    pub max_computations: usize,
     /// Bound on a whole request, reading its body included: a client that
     /// sends a body a byte at a time would otherwise hold an in-flight slot
     /// for ever, and 512 of them would lock everyone else out.
@@ -44,6 +49,7 @@ impl Default for ServeConfig {
             max_sessions: 2000,
             max_in_flight: 512,
             compute_timeout: Duration::from_secs(10),
+            max_computations: 2 * std::thread::available_parallelism().map_or(1, usize::from),
             request_timeout: Duration::from_secs(30),
         }
     }
@@ -54,6 +60,8 @@ pub struct AppState {
     pub sessions: Store,
     pub config: ServeConfig,
     in_flight: AtomicUsize,
+    /// One permit per `max_computations`.
+    computations: Arc<Semaphore>,
 }
 
 pub type AppRef = Arc<AppState>;
@@ -63,17 +71,30 @@ impl AppState {
         Arc::new(AppState {
             sessions: Store::new(config.session_ttl, config.max_sessions),
             in_flight: AtomicUsize::new(0),
+            computations: Arc::new(Semaphore::new(config.max_computations)),
             config,
         })
     }
 
-    /// Runs CPU-heavy `work` on the blocking pool, bounded in time.
+    /// Runs CPU-heavy `work` on the blocking pool, answering within
+    /// `compute_timeout`. A thread cannot be stopped, so work past the bound
+    /// runs on (each solver bounds its own effort) but keeps its slot until it
+    /// ends: abandoned work never piles up past `max_computations`.
     pub async fn compute<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
         let limit = self.config.compute_timeout;
-        match tokio::time::timeout(limit, tokio::task::spawn_blocking(work)).await {
+        let deadline = tokio::time::Instant::now() + limit;
+        let slots = self.computations.clone();
+        let Ok(Ok(slot)) = tokio::time::timeout_at(deadline, slots.acquire_owned()).await else {
+            return Err(ApiError::Busy(self.config.max_computations));
+        };
+        let task = tokio::task::spawn_blocking(move || {
+            let _slot = slot;
+            work()
+        });
+        match tokio::time::timeout_at(deadline, task).await {
             Ok(Ok(result)) => result,
             Ok(Err(join)) => Err(ApiError::Unprocessable(format!(
                 "the computation failed: {join}"

@@ -334,3 +334,47 @@ async fn path_segments_that_are_not_utf8_get_a_json_400() {
     let body: Value = serde_json::from_str(&text).unwrap();
     assert_error(status, &body, StatusCode::BAD_REQUEST, "UTF-8");
 }
+
+/// A computation that outlives its time bound keeps its slot until it really
+/// ends, so abandoned work cannot pile up on the blocking threads.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn work_past_its_time_bound_keeps_its_slot() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+    let state = arcade_web::AppState::new(ServeConfig {
+        max_computations: 1,
+        compute_timeout: Duration::from_millis(100),
+        ..ServeConfig::default()
+    });
+    let running = Arc::new(AtomicUsize::new(0));
+    let peak = Arc::new(AtomicUsize::new(0));
+    let job = |ms| {
+        let (running, peak) = (running.clone(), peak.clone());
+        move || {
+            peak.fetch_max(running.fetch_add(1, Ordering::SeqCst) + 1, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(ms));
+            running.fetch_sub(1, Ordering::SeqCst);
+            Ok(())
+        }
+    };
+    let first = state.compute(job(1_000)).await.unwrap_err();
+    assert_eq!(first.status(), StatusCode::UNPROCESSABLE_ENTITY, "{first}");
+    // The first call's work still runs: the next waits its 100 ms, then is told why.
+    let second = state.compute(job(10)).await.unwrap_err();
+    assert_eq!(second.status(), StatusCode::SERVICE_UNAVAILABLE, "{second}");
+    assert!(second.to_string().contains("busy"), "{second}");
+    for _ in 0..250 {
+        if running.load(Ordering::SeqCst) == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Once it has ended, the slot is free again.
+    state.compute(job(10)).await.unwrap();
+    assert_eq!(
+        peak.load(Ordering::SeqCst),
+        1,
+        "two computations ran at once"
+    );
+}

@@ -171,8 +171,32 @@ async fn medians_are_arcade_medians() {
     let lines: Vec<String> = expected.iter().map(|m| format!("{m}")).collect();
     assert_eq!(r["text"].as_str().unwrap(), lines.join("\n") + "\n");
     assert_eq!(r["values"].as_array().unwrap().len(), 7);
-    assert!(r["values"][1].is_null(), "NaN is null in JSON");
+    assert_eq!(r["values"][1], "NaN");
     assert_eq!(r["medians"].as_array().unwrap().len(), 5);
+}
+
+#[tokio::test]
+async fn infinities_and_nan_are_told_apart() {
+    let app = router();
+    let text = "1\ninf\n-inf\nnan\n-Infinity\n2.5\n";
+    let (status, r) = upload_json(&app, "/api/median?window=1", text.as_bytes().to_vec()).await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    let values = serde_json::json!([1.0, "Infinity", "-Infinity", "NaN", "-Infinity", 2.5]);
+    assert_eq!(r["values"], values);
+    assert_eq!(r["medians"], values, "a window of one is the series");
+    // Each string reads back as the number it names.
+    for (v, x) in
+        r["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip([1.0, f64::INFINITY, f64::NEG_INFINITY])
+    {
+        let back: f64 = v
+            .as_str()
+            .map_or_else(|| v.as_f64().unwrap(), |s| s.parse().unwrap());
+        assert_eq!(back, x);
+    }
 }
 
 #[tokio::test]
