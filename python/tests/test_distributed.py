@@ -4,20 +4,23 @@ bad address is a one-line error, and distributed tuning equals the CLI's."""
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
 ray = pytest.importorskip("ray", reason="scripts/test-python.sh installs ray")
 
 from arcadekit import _arcadekit  # noqa: E402
-from arcadekit.distributed import connect, run_bench, tune, tune_search  # noqa: E402
+from arcadekit.distributed import ClusterError, connect, run_bench, tune, tune_search  # noqa: E402
 from arcadekit.distributed.bench import plan  # noqa: E402
 from arcadekit.distributed.store import StoreError  # noqa: E402
 
 #: Report fields that time the run rather than describe its games.
-TIMING = {"seconds", "threads", "games_per_sec", "pieces_per_sec", "frames_per_sec"}
+TIMING = {"seconds", "threads", "games_per_sec", "pieces_per_sec", "frames_per_sec", "resumed_games"}
 
 
 @pytest.fixture(scope="session")
@@ -125,8 +128,85 @@ def test_an_interrupted_run_resumes_from_its_store(cluster, arcade, tmp_path):
     assert untimed(resumed) == untimed(arcade("tetris", "bench", "--ai", "dellacherie", "--board", "6x8",
                                                "--games", 60, "--seed", 11))
     assert len(open(store).read().splitlines()) == 1 + 6
+    # The rate is this session's: its half of the pieces over its time.
+    assert resumed["resumed_games"] == 30 and "resumed_games" not in whole
+    pieces = whole["pieces_per_sec"] * whole["seconds"]
+    assert resumed["pieces_per_sec"] * resumed["seconds"] == pytest.approx(pieces / 2)
     with pytest.raises(StoreError, match="holds another run"):
         run_bench("tetris-bench", {**spec, "seed": 12}, shard_size=10, store=store, progress=False)
+    # Without a shard size, the store's is used (the default depends on the CPUs).
+    again = run_bench("tetris-bench", spec, store=store, progress=False)
+    assert untimed(again) == untimed(whole)
+
+
+def test_a_bad_store_is_named_before_anything_is_played(cluster, tmp_path):
+    store = tmp_path / "run.jsonl"
+    spec = {"level": "beginner", "games": 40, "seed": 3}
+    run_bench("mines-bench", spec, shard_size=10, store=str(store), progress=False)
+    lines = store.read_text().splitlines()
+    played = []
+    for bad, message in [
+        (lines[:2] + [lines[2].replace('"games":', '"gamez":')] + lines[3:], "line 3 is not a shard.*games"),
+        (lines[:2] + [lines[2].replace('"start":', '"start":9').replace('"end":', '"end":9')], "line 3 is not a shard"),
+        (["[1, 2]"] + lines[1:], "line 1 is not a run header"),
+    ]:
+        store.write_text("\n".join(bad) + "\n")
+        with pytest.raises(StoreError, match=message):
+            run_bench("mines-bench", spec, store=str(store), progress=False, on_shard=lambda s, e: played.append(s))
+    assert played == []
+    store.write_bytes(b"\xff\xfe\n")
+    with pytest.raises(StoreError, match="not a text file"):
+        run_bench("mines-bench", spec, store=str(store), progress=False)
+
+
+def test_runs_the_cluster_cannot_hold_are_refused_at_once(cluster, tmp_path):
+    spec = {"level": "beginner", "games": 40, "seed": 3}
+    with pytest.raises(ClusterError, match="a task needs 3 CPUs .* the cluster has 2"):
+        run_bench("mines-bench", spec, threads_per_task=3, progress=False)
+    with pytest.raises(ValueError, match="more than 10000000 shards"):
+        run_bench("mines-bench", {**spec, "games": 10**12}, shard_size=1, progress=False)
+    with pytest.raises(ClusterError, match="a task needs 3 CPUs"):
+        tune("tetris", {"board": "6x8"}, checkpoint=str(tmp_path / "c.json"), threads_per_task=3, progress=False)
+    with pytest.raises(ValueError, match="no directory"):
+        tune("tetris", {"board": "6x8"}, checkpoint=str(tmp_path / "no" / "c.json"), progress=False)
+
+
+def test_a_relative_weights_path_reaches_the_workers(cluster, arcade, tmp_path, monkeypatch):
+    (tmp_path / "w").mkdir()
+    (tmp_path / "w" / "mine.json").write_text(json.dumps({"features": {"holes": -10.0, "landing_height": -1.0}}))
+    monkeypatch.chdir(tmp_path)
+    spec = {"ai": "w/mine.json", "board": "6x8", "games": 6, "seed": 2}
+    ours = run_bench("tetris-bench", spec, shard_size=2, progress=False)
+    theirs = arcade("tetris", "bench", "--ai", str(tmp_path / "w" / "mine.json"), "--board", "6x8", "--games", 6,
+                    "--seed", 2)
+    assert untimed(ours) == untimed(theirs)
+
+
+def test_an_open_port_that_is_not_ray_is_refused_in_seconds(cluster):
+    from arcadekit.distributed.cluster import _check_reachable
+
+    # A GCS speaks gRPC: the local cluster's passes the check.
+    _check_reachable(ray.get_runtime_context().gcs_address)
+    for reply in [b"HTTP/1.1 400 Bad Request\r\n\r\n", b""]:
+        server = socket.socket()
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+
+        def answer(reply=reply):
+            conn, _ = server.accept()
+            conn.recv(64)
+            if reply:
+                conn.sendall(reply)
+            else:
+                time.sleep(8)  # silent past the check's 5 s
+            conn.close()
+
+        threading.Thread(target=answer, daemon=True).start()
+        started = time.monotonic()
+        with pytest.raises(ClusterError, match="not as a Ray cluster does"):
+            _check_reachable(f"127.0.0.1:{server.getsockname()[1]}")
+        assert time.monotonic() - started < 7
+        server.close()
 
 
 def test_a_bad_address_is_a_one_line_error(tmp_path):
@@ -143,6 +223,20 @@ def test_the_console_command_teaches():
     exe = os.path.join(os.path.dirname(sys.executable), "arcadekit-cluster")
     out = subprocess.run([exe, "bench", "mines", "--help"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and "--level" in out.stdout and "--store" in out.stdout
+    assert "Example: arcadekit-cluster bench mines" in out.stdout
+    # A bad count names its flag before any cluster starts.
+    out = subprocess.run([exe, "bench", "mines", "--games", "-5"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "argument --games: expected a whole number" in out.stderr, out.stderr
+
+
+def test_search_prints_only_json_on_stdout(tmp_path):
+    exe = os.path.join(os.path.dirname(sys.executable), "arcadekit-cluster")
+    out = subprocess.run([exe, "search", "tetris", *map(str, TETRIS_TUNE), "--samples", "2", "--num-cpus", "2",
+                          "--seed", "0", "--storage", str(tmp_path / "tune")],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    found = json.loads(out.stdout)
+    assert len(found["fitness"]) == 2
 
 
 TETRIS_TUNE = ["--board", "6x8", "--games-per-eval", 2, "--population", 6, "--features", "dellacherie",

@@ -5,13 +5,14 @@ the CLI prints with ``--json``."""
 from __future__ import annotations
 
 import json
+import os
 import time
 from typing import Callable, Optional
 
 from .._native import native as _arcadekit
-from .cluster import connect
+from .cluster import check_cpus, connect
 from .progress import Bar
-from .store import ShardStore
+from .store import ShardStore, stored_header
 
 #: The benchmarks that shard, and the CLI command each equals.
 KINDS = {
@@ -22,8 +23,16 @@ KINDS = {
     "mines-battle": "arcade mines battle",
 }
 
-#: Retries of a shard whose task raised or whose worker died.
+#: Retries of a shard whose worker died. An exception a shard raises is not
+#: retried: the same games raise it again.
 MAX_RETRIES = 3
+
+#: Most shards in a run: each costs Ray about 6 ms and the driver a little
+#: memory, so a shard size of one game over a huge run is refused.
+MAX_SHARDS = 10_000_000
+
+#: Spec options that name a file the workers read.
+FILE_OPTIONS = ("ai", "policy", "init")
 
 _remote = None
 
@@ -35,7 +44,7 @@ def _play_task():
     if _remote is None:
         import ray
 
-        @ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=True)
+        @ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)
         def play(kind, spec, start, end, threads, on_shard):
             if on_shard is not None:
                 on_shard(start, end)
@@ -48,6 +57,18 @@ def _play_task():
 def plan(units: int, shard_size: int):
     """The ranges ``[start, end)`` of shards of ``shard_size`` covering ``0..units``."""
     return [(s, min(s + shard_size, units)) for s in range(0, units, shard_size)]
+
+
+def with_absolute_paths(spec: dict) -> dict:
+    """``spec`` with relative file paths made absolute: the workers run in
+    Ray's directory, not this one. A built-in name (no ``/``, no ``.json``)
+    is left as it is."""
+    out = dict(spec)
+    for key in FILE_OPTIONS:
+        value = out.get(key)
+        if isinstance(value, str) and ("/" in value or value.endswith(".json")) and not os.path.isabs(value):
+            out[key] = os.path.abspath(value)
+    return out
 
 
 #: Shards per CPU by default: at the end of a run a CPU waits for at most
@@ -89,33 +110,65 @@ def run_bench(
     address."""
     if kind not in KINDS:
         raise ValueError(f"unknown benchmark {kind!r} (expected one of {', '.join(KINDS)})")
+    if not isinstance(spec, dict):
+        raise ValueError(f"spec must be a dict of the CLI's options, not {type(spec).__name__}")
+    spec = with_absolute_paths(spec)
     spec_text = json.dumps(spec, sort_keys=True)
     units = _arcadekit.shard_units(kind, spec_text)
     if shard_size is not None and shard_size < 1:
         raise ValueError(f"shard_size must be at least 1, found {shard_size}")
     if threads_per_task < 1:
         raise ValueError(f"threads_per_task must be at least 1, found {threads_per_task}")
+    header = {"kind": kind, "spec": spec, "units": units}
+    earlier = stored_header(store)
+    if shard_size is None and earlier is not None and _same_run(earlier, header):
+        # Resume in the store's shards, whatever the CPU count is now.
+        shard_size = earlier["shard_size"]
+    if shard_size is not None and -(-units // shard_size) > MAX_SHARDS:
+        raise ValueError(f"{units} games in shards of {shard_size} make more than {MAX_SHARDS} shards: "
+                         "choose a larger shard size")
     cpus = connect(address, num_cpus)
+    check_cpus(cpus, threads_per_task)
     size = shard_size or default_shard_size(units, cpus // threads_per_task)
-    header = {"kind": kind, "spec": spec, "shard_size": size, "units": units}
-    shards = ShardStore(store, json.loads(json.dumps(header)))
+    header = {**header, "shard_size": size, "version": _arcadekit.__version__}
+    shards = ShardStore(store, json.loads(json.dumps(header)), lambda line: _arcadekit.shard_check(kind, spec_text, line))
     try:
         return _run(kind, spec_text, units, size, threads_per_task, cpus, shards, progress, on_shard)
     finally:
         shards.close()
 
 
+def _same_run(stored: dict, header: dict) -> bool:
+    """Whether a store's header is of this run, whatever its shard size."""
+    return all(stored.get(k) == v for k, v in header.items())
+
+
+#: Rate fields of the reports, which a resumed run's report computes from the
+#: games of this session only.
+RATES = ("games_per_sec", "pieces_per_sec", "frames_per_sec", "episodes_per_sec")
+
+
 def _run(kind, spec_text, units, size, threads, cpus, shards, progress, on_shard):
     import ray
 
-    todo = [(s, e) for s, e in plan(units, size) if s not in shards.shards]
-    bar = Bar(units, "games" if kind != "flappy-eval" else "episodes", show=progress, done=units - sum(e - s for s, e in todo))
+    stored = sum(json.loads(line)["end"] - json.loads(line)["start"] for line in shards.done())
+    bar = Bar(units, "games" if kind != "flappy-eval" else "episodes", show=progress, done=stored)
     task = _play_task().options(num_cpus=threads)
     spec_ref = ray.put(spec_text)
+    # Shards are submitted as earlier ones finish, a few per CPU at a time,
+    # so the driver's memory does not grow with the number of shards.
+    window = 4 * max(1, cpus // threads)
+    todo = ((s, min(s + size, units)) for s in range(0, units, size) if s not in shards.shards)
     started = time.monotonic()
-    pending = {task.remote(kind, spec_ref, s, e, threads, on_shard): e - s for s, e in todo}
+    pending = {}
     try:
-        while pending:
+        while True:
+            for s, e in todo:
+                pending[task.remote(kind, spec_ref, s, e, threads, on_shard)] = e - s
+                if len(pending) >= window:
+                    break
+            if not pending:
+                break
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
                 start, shard = ray.get(ref)
@@ -128,5 +181,13 @@ def _run(kind, spec_text, units, size, threads, cpus, shards, progress, on_shard
     finally:
         bar.close()
     seconds = time.monotonic() - started
-    used = min(cpus // threads or 1, len(plan(units, size))) * threads
-    return json.loads(_arcadekit.shard_report(kind, spec_text, shards.done(), seconds, used))
+    used = min(cpus // threads or 1, -(-units // size)) * threads
+    report = json.loads(_arcadekit.shard_report(kind, spec_text, shards.done(), seconds, used))
+    if stored:
+        # The time is this session's: so are the rates, scaled to its share of the games.
+        share = (units - stored) / units
+        for key in RATES:
+            if isinstance(report.get(key), (int, float)):
+                report[key] *= share
+        report["resumed_games"] = stored
+    return report

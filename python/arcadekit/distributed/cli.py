@@ -77,6 +77,24 @@ BENCH_OPTIONS = {
     ]),
 }
 
+#: One command each sub-command's --help shows.
+BENCH_EXAMPLES = {
+    "mines": "arcadekit-cluster bench mines --level expert --games 1000000 --address auto --store m.jsonl",
+    "tetris": "arcadekit-cluster bench tetris --ai bcts --board 10x20 --games 20 --address auto --store t.jsonl "
+              "--shard-size 1   # one game a task: 10x20 games are long",
+    "tiles": "arcadekit-cluster bench tiles --layers 12,14,16 --games 1000 --address auto",
+    "flappy": "arcadekit-cluster bench flappy --policy oracle --episodes 1000 --address auto",
+    "battle": "arcadekit-cluster bench battle --a ev --b greedy --games 10000 --address auto",
+}
+
+TUNE_EXAMPLES = {
+    ("tune", "tetris"): "--board 10x10 --generations 40 --out tuned.json --address auto "
+                        "  # add --resume to go on after an interruption",
+    ("tune", "geek"): "--beam 200,250 --pieces 10000 --moves reach --float --out geek.json --address auto",
+    ("search", "tetris"): "--samples 200 --address auto > search.json",
+    ("search", "geek"): "--samples 50 --beam 20 --address auto > search.json",
+}
+
 TUNE_OPTIONS = {
     "tetris": ("arcade tetris tune", [
         ("--method", str, "cem, de or pso [cem]"),
@@ -120,13 +138,24 @@ def _int_list(text: str):
         raise argparse.ArgumentTypeError(f"expected numbers separated by commas, found {text!r}") from None
 
 
+def _whole(text: str) -> int:
+    """A count or seed: a whole number the engine's 64 bits hold."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to {2**64 - 1}, found {text!r}")
+    return value
+
+
 def _add_options(parser, options):
     group = parser.add_argument_group("options of the command it runs")
     for flag, kind, help_text in options:
         if kind == "flag":
             group.add_argument(flag, action="store_true", default=None, help=help_text)
         else:
-            convert = {"xy": _xy, "list": _int_list}.get(kind, kind)
+            convert = {"xy": _xy, "list": _int_list, int: _whole}.get(kind, kind)
             group.add_argument(flag, type=convert, help=help_text, required="(required)" in help_text)
 
 
@@ -136,7 +165,8 @@ def _add_cluster(parser):
                        "[none: start a local cluster for this run]")
     group.add_argument("--num-cpus", type=int, help="CPUs of the local cluster [all] (not with --address)")
     group.add_argument("--threads-per-task", type=int, default=1, help="CPUs (Rust threads) per Ray task [1]")
-    group.add_argument("--quiet", action="store_true", help="no progress bar")
+    group.add_argument("--quiet", action="store_true", help="no progress on stderr (bench and tune show a bar with "
+                       "the rate and time left; search shows Ray Tune's status table)")
 
 
 def _spec(args, options):
@@ -163,7 +193,8 @@ def parser() -> argparse.ArgumentParser:
                              "and a rerun of the same command resumes.")
     games = bench.add_subparsers(dest="game", required=True, metavar="{mines,tetris,tiles,flappy,battle}")
     for game, (_, command, options) in BENCH_OPTIONS.items():
-        p = games.add_parser(game, help=f"as `{command}`", description=f"As `{command} --json`, on the cluster.")
+        p = games.add_parser(game, help=f"as `{command}`", description=f"As `{command} --json`, on the cluster.",
+                             epilog=f"Example: {BENCH_EXAMPLES[game]}")
         _add_options(p, options)
         p.add_argument("--store", help="JSON-lines file of finished shards (resume by running the same command again)")
         p.add_argument("--shard-size", type=int, help="games per shard [the games over 32 shards per CPU]")
@@ -173,7 +204,8 @@ def parser() -> argparse.ArgumentParser:
         v = verbs.add_parser(verb, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
         tuners = v.add_subparsers(dest="game", required=True, metavar="{tetris,geek}")
         for game, (command, options) in TUNE_OPTIONS.items():
-            p = tuners.add_parser(game, help=f"as `{command}`", description=f"As `{command}`, on the cluster.")
+            p = tuners.add_parser(game, help=f"as `{command}`", description=f"As `{command}`, on the cluster.",
+                                  epilog=f"Example: arcadekit-cluster {verb} {game} {TUNE_EXAMPLES[verb, game]}")
             _add_options(p, options)
             if verb == "tune":
                 p.add_argument("--generations", type=int, help="generations to run [tetris 50, geek 30; "
@@ -181,7 +213,8 @@ def parser() -> argparse.ArgumentParser:
                 p.add_argument("--out", required=True, help="result file, rewritten after every generation")
                 p.add_argument("--checkpoint", help="checkpoint [OUT with extension .checkpoint.json]; "
                                "the CLI's format: either tool resumes the other's")
-                p.add_argument("--resume", action="store_true", help="continue the checkpoint's run")
+                p.add_argument("--resume", action="store_true", help="continue the checkpoint's run (its options win "
+                               "over the ones given here, as with the CLI's --resume)")
                 p.add_argument("--name", help="name stored in the weights file [the file stem]")
             else:
                 p.add_argument("--samples", type=int, default=100, help="candidates to score [100]")
@@ -215,8 +248,10 @@ def main(argv=None) -> int:
                       "generations": len(result["run"]["history"]), "last": result["generations"][-1:]}
         else:
             _, options = TUNE_OPTIONS[args.game]
-            report = tune_search(args.game, _spec(args, options), samples=args.samples,
-                                 seed=getattr(args, "seed", None) or 1, storage=args.storage, **common)
+            seed = args.seed if args.seed is not None else 1
+            report = tune_search(args.game, _spec(args, options), samples=args.samples, seed=seed,
+                                 threads_per_task=args.threads_per_task, storage=args.storage,
+                                 progress=not args.quiet, **common)
     except (ValueError, ClusterError, OSError) as e:
         print(f"error: {_one_line(e)}", file=sys.stderr)
         return 2

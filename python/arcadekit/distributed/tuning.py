@@ -7,6 +7,7 @@ checkpoint. :func:`tune_search` scores the same fitness under Ray Tune."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -14,13 +15,15 @@ import time
 from typing import Callable, Optional
 
 from .._native import native as _arcadekit
-from .cluster import connect
+from .bench import with_absolute_paths
+from .cluster import check_cpus, connect
 from .progress import Bar
 
 #: The tuners, and the CLI command each equals.
 TUNERS = {"tetris": "arcade tetris tune", "geek": "arcade geek tune"}
 
-#: Retries of an evaluation whose task raised or whose worker died.
+#: Retries of an evaluation whose worker died (an exception it raises is
+#: not retried: the same games raise it again).
 MAX_RETRIES = 3
 
 _remote = None
@@ -31,7 +34,7 @@ def _fitness_task():
     if _remote is None:
         import ray
 
-        @ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=True)
+        @ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)
         def fitness(kind, setup, x, seed, threads):
             return _arcadekit.tune_fitness(kind, setup, x, seed, threads)
 
@@ -67,6 +70,11 @@ def tune(
     being the new target) and the result file written to ``out``. Returns
     ``{"generations": [...], "run": <the run>, "result": <the result file>}``."""
     _check_kind(kind)
+    if threads_per_task < 1:
+        raise ValueError(f"threads_per_task must be at least 1, found {threads_per_task}")
+    # A bad path is found now, not after the first generation's games.
+    for path in filter(None, [checkpoint, out]):
+        _check_writable(path)
     if resume:
         if spec:
             raise ValueError("resume continues the checkpoint's run: give no spec")
@@ -78,12 +86,12 @@ def tune(
     else:
         if os.path.exists(checkpoint):
             raise ValueError(f"{checkpoint} exists: resume it, or choose another checkpoint")
-        spec = dict(spec or {})
+        spec = with_absolute_paths(spec or {})
         if generations is not None:
             spec["generations"] = generations
         run = _arcadekit.tune_new(kind, json.dumps(spec))
     name = name or (os.path.splitext(os.path.basename(out))[0] if out else "tuned")
-    connect(address, num_cpus)
+    check_cpus(connect(address, num_cpus), threads_per_task)
     import ray
 
     state = json.loads(run)
@@ -97,11 +105,17 @@ def tune(
         index = {ref: i for i, ref in enumerate(refs)}
         scores = [0.0] * len(refs)
         pending = list(refs)
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            scores[index[ready[0]]] = ray.get(ready[0])
-            bar.update(1)
-        bar.close()
+        try:
+            while pending:
+                ready, pending = ray.wait(pending, num_returns=1)
+                scores[index[ready[0]]] = ray.get(ready[0])
+                bar.update(1)
+        except BaseException:
+            for ref in pending:
+                ray.cancel(ref)
+            raise
+        finally:
+            bar.close()
         run, generation = _arcadekit.tune_tell(kind, run, scores)
         _arcadekit.tune_save(kind, run, checkpoint)
         result = _arcadekit.tune_result(kind, run, name)
@@ -116,6 +130,17 @@ def tune(
             print(f"generation {g['index'] + 1}/{state['generations']}: best {g['best']:.6g}, "
                   f"mean {g['mean']:.6g}, best ever {g['best_ever']:.6g}", file=sys.stderr)
     return {"generations": history, "run": state, "result": _arcadekit.tune_result(kind, run, name)}
+
+
+def _check_writable(path: str) -> None:
+    """Refuses, in one line, a file that could not be written."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise ValueError(f"{path}: cannot write: it is a directory")
+    if not os.path.isdir(folder):
+        raise ValueError(f"{path}: cannot write: no directory {folder}")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"{path}: cannot write: {folder} is not writable")
 
 
 def _write_atomic(path: str, text: str) -> None:
@@ -135,35 +160,41 @@ def tune_search(
     seed: int = 1,
     address: Optional[str] = None,
     num_cpus: Optional[int] = None,
+    threads_per_task: int = 1,
     storage: Optional[str] = None,
+    progress: bool = False,
 ) -> dict:
     """Ray Tune's random search (``BasicVariantGenerator``, shipped with Ray
     Tune) over the box CEM starts from: each weight uniform within
     ``spread`` of the start (``init``), ``samples`` candidates, each scored by
     the same fitness as :func:`tune` on the games of CEM's first generation
     (common random numbers, so the scores compare with that generation's).
-    Returns the best candidate, its fitness and every trial's fitness."""
+    Each trial plays on ``threads_per_task`` CPUs; ``progress`` shows Ray
+    Tune's status table on stderr. Returns the best candidate, its fitness
+    and every trial's fitness."""
     _check_kind(kind)
     if samples < 1:
         raise ValueError(f"samples must be at least 1, found {samples}")
-    spec = dict(spec or {})
+    if threads_per_task < 1:
+        raise ValueError(f"threads_per_task must be at least 1, found {threads_per_task}")
+    spec = with_absolute_paths(spec or {})
     run = _arcadekit.tune_new(kind, json.dumps(spec))
     centre = _arcadekit.tune_recommendation(kind, run)
     spread = float(spec.get("spread", 10.0 if kind == "tetris" else 0.3))
     _, eval_seed = _arcadekit.tune_ask(kind, run)
     setup = json.dumps(json.loads(run)["setup"])
-    connect(address, num_cpus)
+    check_cpus(connect(address, num_cpus), threads_per_task)
     from ray import tune as ray_tune
     from ray.tune.search.basic_variant import BasicVariantGenerator
 
     def trainable(config):
         x = [config[f"x{i}"] for i in range(len(centre))]
-        return {"fitness": _arcadekit.tune_fitness(kind, setup, x, eval_seed, 1)}
+        return {"fitness": _arcadekit.tune_fitness(kind, setup, x, eval_seed, threads_per_task)}
 
     space = {f"x{i}": ray_tune.uniform(c - abs(spread), c + abs(spread)) for i, c in enumerate(centre)}
     started = time.monotonic()
     tuner = ray_tune.Tuner(
-        trainable,
+        ray_tune.with_resources(trainable, {"cpu": threads_per_task}),
         param_space=space,
         tune_config=ray_tune.TuneConfig(
             num_samples=samples,
@@ -174,10 +205,12 @@ def tune_search(
         run_config=ray_tune.RunConfig(
             name=f"arcadekit-{kind}-search",
             storage_path=os.path.abspath(storage) if storage else None,
-            verbose=0,
+            verbose=1 if progress else 0,
         ),
     )
-    results = tuner.fit()
+    # Ray Tune prints its banner and tables to stdout, which is the result's.
+    with contextlib.redirect_stdout(sys.stderr):
+        results = tuner.fit()
     best = results.get_best_result()
     return {
         "best": [best.config[f"x{i}"] for i in range(len(centre))],

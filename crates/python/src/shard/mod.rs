@@ -101,6 +101,34 @@ fn run<B: Sharded>(
     })
 }
 
+/// One shard's text read as `kind`'s: its partial parsed, its range
+/// non-empty and within the run's `units` games.
+fn parse_shard<B: Sharded>(
+    kind: &str,
+    units: u64,
+    text: &str,
+) -> Result<Shard<B::Partial>, String> {
+    if text.len() > MAX_TEXT {
+        return Err(format!("longer than {MAX_TEXT} bytes"));
+    }
+    let s: Shard<B::Partial> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    if s.kind != kind {
+        return Err(format!("a shard of {:?}, not {kind:?}", s.kind));
+    }
+    if s.start >= s.end || s.end > units {
+        return Err(format!(
+            "games {}..{} are not a non-empty range within 0..{units}",
+            s.start, s.end
+        ));
+    }
+    Ok(s)
+}
+
+fn check<B: Sharded>(kind: &str, spec: &str, shard: &str) -> Result<(u64, u64), String> {
+    let units = B::parse(spec)?.units();
+    parse_shard::<B>(kind, units, shard).map(|s| (s.start, s.end))
+}
+
 fn report<B: Sharded>(
     kind: &str,
     spec: &str,
@@ -113,15 +141,7 @@ fn report<B: Sharded>(
         .iter()
         .enumerate()
         .map(|(i, text)| {
-            if text.len() > MAX_TEXT {
-                return Err(format!("shard {i}: longer than {MAX_TEXT} bytes"));
-            }
-            let s: Shard<B::Partial> =
-                serde_json::from_str(text).map_err(|e| format!("shard {i}: {e}"))?;
-            match s.kind == kind {
-                true => Ok(s),
-                false => Err(format!("shard {i} is of {:?}, not {kind:?}", s.kind)),
-            }
+            parse_shard::<B>(kind, bench.units(), text).map_err(|e| format!("shard {i}: {e}"))
         })
         .collect::<Result<Vec<_>, String>>()?;
     parsed.sort_by_key(|s| s.start);
@@ -204,7 +224,15 @@ fn shard_report(
     by_kind!(kind, report(kind, spec, &shards, seconds, threads)).map_err(value_error)
 }
 
+/// Reads one stored shard of the run: its `(start, end)`, or a one-line
+/// error saying why it is not a shard of this run.
+#[pyfunction]
+fn shard_check(kind: &str, spec: &str, shard: &str) -> PyResult<(u64, u64)> {
+    by_kind!(kind, check(kind, spec, shard)).map_err(value_error)
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(shard_check, m)?)?;
     m.add_function(wrap_pyfunction!(shard_units, m)?)?;
     m.add_function(wrap_pyfunction!(shard_run, m)?)?;
     m.add_function(wrap_pyfunction!(shard_report, m)?)?;
