@@ -1,6 +1,7 @@
 """The solvers as functions: equal to bottleneck and to the CLI, errors as ValueError."""
 
 import math
+import pathlib
 import signal
 import subprocess
 import sys
@@ -450,3 +451,14 @@ def test_tiles_generate_solve_and_check():
     # The same range as a generated level's: below 3 no triple can vanish.
     with pytest.raises(ValueError, match=r"^capacity: tray capacity must be from 3 \(for a triple to vanish\) to 64, got 2$"):
         ak.tiles_check("capture", [], capacity=2)
+
+
+def test_geek_solve_refuses_a_beam_past_the_free_memory(tmp_path):
+    meminfo = pathlib.Path("/proc/meminfo")
+    free_kib = next((int(line.split()[1]) for line in meminfo.read_text().splitlines()
+                     if line.startswith("MemAvailable:")), None) if meminfo.exists() else None
+    if free_kib is None or free_kib >= 70_000_000:
+        pytest.skip("needs a machine with under 70 GB free (10^7 fields need about 80 GB)")
+    with pytest.raises(ValueError, match="GB free here"):
+        ak.geek_solve(beam=10_000_000, pieces=5, out=str(tmp_path / "g.txt"))
+    assert not (tmp_path / "g.txt").exists()

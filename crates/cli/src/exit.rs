@@ -6,6 +6,7 @@
 use arcade_core::progress::Progress;
 use std::fmt;
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 
 /// Marks an error as the user's input being wrong (exit status 2).
@@ -48,6 +49,27 @@ pub fn stop_on_ctrl_c(progress: &Progress) {
         job.cancel();
         job.println("stopping cleanly (Ctrl-C again quits at once)");
     });
+}
+
+/// Makes Ctrl-C (or SIGTERM) end the run at once with `message` (exit 130),
+/// for runs whose files are whole after every step (written atomically), so
+/// stopping anywhere loses at most the step under way.
+pub fn exit_on_ctrl_c(message: String) {
+    let _ = ctrlc::set_handler(move || {
+        eprint_line(&format!("\nerror: {message}"));
+        std::process::exit(130);
+    });
+}
+
+/// `path` as one word for a POSIX shell: as it is when plain, else quoted.
+pub fn shell_word(path: &Path) -> String {
+    let text = path.display().to_string();
+    let plain = |c: char| c.is_ascii_alphanumeric() || "._-/+=:,@%".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
 }
 
 /// Longest error line printed; longer ones (say, an echoed 10 MB token) are

@@ -1,6 +1,6 @@
 //! `arcade flappy …`
 
-use crate::exit::bad_input;
+use crate::exit::{bad_input, exit_on_ctrl_c};
 use crate::output::{self, OutputArgs};
 use crate::run_options::RunOptions;
 use anyhow::{Result, anyhow};
@@ -346,6 +346,11 @@ fn train_cmd(a: TrainArgs) -> Result<()> {
         .map_err(bad_input)?;
     let progress = output.counter(what);
     progress.println(training_banner(&a, &config));
+    // Each improvement is written whole as it is found.
+    exit_on_ctrl_c(format!(
+        "interrupted: the best policy found so far, if any, is in {}",
+        a.out.display()
+    ));
     let mut write_error = None;
     let mut last_line = Instant::now();
     let trained = a.run.install(|| {

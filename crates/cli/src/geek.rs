@@ -1,6 +1,6 @@
 //! `arcade geek …`: the 2021 Tencent Geek Challenge Tetris.
 
-use crate::exit::{Stopped, bad_input, stop_on_ctrl_c};
+use crate::exit::{Stopped, bad_input, shell_word, stop_on_ctrl_c};
 use crate::output::{self, OutputArgs};
 use crate::run_options::{self, RunOptions};
 use crate::tuning::{self, Session, TuneOptions};
@@ -313,6 +313,9 @@ fn load_weights(path: &Option<PathBuf>) -> Result<GeekWeights> {
 
 fn solve_cmd(a: SolveArgs) -> Result<()> {
     check_writable(&a.out).map_err(bad_input)?;
+    if let Some(checkpoint) = &a.checkpoint {
+        crate::tuning::check_apart(&a.out, checkpoint)?;
+    }
     let config = || -> Result<SearchConfig> {
         Ok(SearchConfig {
             beam: a.beam,
@@ -337,9 +340,12 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
     if let Some(path) = &a.checkpoint {
         check_writable(path).map_err(bad_input)?;
     }
+    let max_beam = solve::memory_limit(search.config.beam)
+        .map_err(|e| bad_input(anyhow::anyhow!("{e}: use a narrower --beam")))?;
     let options = SolveOptions {
         seconds: a.seconds,
         fixed_reserve: a.reserve.is_some(),
+        max_beam,
         checkpoint: a.checkpoint.clone(),
         checkpoint_every: a.checkpoint_every as usize,
         out: a.out.clone(),
@@ -349,23 +355,39 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
     stop_on_ctrl_c(&progress);
     let solved = a.run.install(|| solve::solve(search, &options, &progress));
     progress.finish();
-    let resume = || resume_hint(&a.checkpoint, a.checkpoint_every, &a.out);
     let report = match solved {
         Err(SolveError::Search(e @ SearchError::Interrupted { .. })) => {
-            return Err(Stopped(format!("{e}; {}", resume())).into());
+            let resume = resume_hint(&a.checkpoint, a.checkpoint_every, &a.out);
+            return Err(Stopped(format!("{e}; {resume}")).into());
         }
         solved => solved?,
     };
     output.emit(&report)?;
     match report.interrupted {
-        Some(_) => Err(Stopped(format!(
-            "interrupted: {} holds the best finished round's record; {}",
+        // The cut round goes on alone, into a file of its own: a wider beam
+        // does not always score more, and `out` holds the best finished round.
+        Some(cut) => Err(Stopped(format!(
+            "interrupted: {} holds the best finished round's record; {} (the round at beam {} alone; \
+             compare its score with this one's)",
             report.record,
-            resume()
+            resume_hint(&a.checkpoint, a.checkpoint_every, &round_file(&a.out, cut.beam)),
+            cut.beam
         ))
         .into()),
         None => Ok(()),
     }
+}
+
+/// `out` with `-beamB` before its extension: where a resumed round goes.
+fn round_file(out: &Path, beam: usize) -> PathBuf {
+    let stem = out
+        .file_stem()
+        .map_or("record".into(), |s| s.to_string_lossy());
+    let name = match out.extension() {
+        Some(ext) => format!("{stem}-beam{beam}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-beam{beam}"),
+    };
+    out.with_file_name(name)
 }
 
 /// How to go on after a stopped search: the command, ready to paste.
@@ -383,17 +405,6 @@ fn resume_hint(checkpoint: &Option<PathBuf>, every: u32, out: &Path) -> String {
         "the search is saved in {path}: continue it with \
          `arcade geek solve --checkpoint {path} --resume{every} --out {out}`"
     )
-}
-
-/// `path` as one word for a POSIX shell: as it is when plain, else quoted.
-fn shell_word(path: &Path) -> String {
-    let text = path.display().to_string();
-    let plain = |c: char| c.is_ascii_alphanumeric() || "._-/+=:,@%".contains(c);
-    if !text.is_empty() && text.chars().all(plain) {
-        text
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
 }
 
 /// The run `tune` continues or starts.
@@ -429,6 +440,7 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
     let checkpoint = a.tune.checkpoint();
     tuning::check_paths(&a.tune.out, &checkpoint)?;
     let mut run = tune_run(&a, &checkpoint)?;
+    tuning::resume_on_ctrl_c("geek tune", &a.tune.out, &checkpoint);
     let rules = Rules::geek();
     let progress = a.output.progress(0, "evals");
     progress.println(format!(

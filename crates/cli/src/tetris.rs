@@ -402,6 +402,7 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
     let checkpoint = a.tune.checkpoint();
     tuning::check_paths(&a.tune.out, &checkpoint)?;
     let mut run = tune_run(&a, &checkpoint)?;
+    tuning::resume_on_ctrl_c("tetris tune", &a.tune.out, &checkpoint);
     let name = a.name.clone().unwrap_or_else(|| {
         a.tune
             .out

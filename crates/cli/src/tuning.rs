@@ -3,7 +3,7 @@
 //! generation (so a kill loses at most one generation), with one status
 //! line per generation.
 
-use crate::exit::bad_input;
+use crate::exit::{bad_input, exit_on_ctrl_c, shell_word};
 use crate::run_options::RunOptions;
 use anyhow::Result;
 use arcade_core::checkpoint::{check_writable, write_atomic};
@@ -101,8 +101,31 @@ pub(crate) struct Session<'a> {
 
 /// Checks that `out` and `checkpoint` can be written, before any work.
 pub(crate) fn check_paths(out: &Path, checkpoint: &Path) -> Result<()> {
+    check_apart(out, checkpoint)?;
     for path in [out, checkpoint] {
         check_writable(path).map_err(bad_input)?;
+    }
+    Ok(())
+}
+
+/// Makes Ctrl-C end a tuning run at once with the command that resumes it:
+/// the checkpoint is whole after every generation.
+pub(crate) fn resume_on_ctrl_c(command: &str, out: &Path, checkpoint: &Path) {
+    let (ck, out) = (shell_word(checkpoint), shell_word(out));
+    exit_on_ctrl_c(format!(
+        "interrupted: {ck} holds the last finished generation; continue with \
+         `arcade {command} --checkpoint {ck} --resume --out {out}`"
+    ));
+}
+
+/// Refuses a checkpoint that is the result file too: each save would
+/// overwrite the other, and the run could not be resumed.
+pub(crate) fn check_apart(out: &Path, checkpoint: &Path) -> Result<()> {
+    if arcade_core::checkpoint::same_file(out, checkpoint) {
+        return Err(bad_input(anyhow::anyhow!(
+            "--checkpoint and --out name the same file ({}): give the checkpoint a file of its own",
+            checkpoint.display()
+        )));
     }
     Ok(())
 }

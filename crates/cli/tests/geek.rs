@@ -477,3 +477,115 @@ fn ctrl_c_saves_the_search_and_says_how_to_resume() {
     let saved = std::path::Path::new(&ck).exists() && !std::path::Path::new(&rec).exists();
     assert!(saved, "{err}");
 }
+
+/// Ctrl-C in a later round of `--seconds`: the best finished round's record
+/// is in `--out` already, and the round that was cut goes on into a file of
+/// its own (a wider beam does not always score more).
+#[test]
+fn ctrl_c_in_a_later_round_keeps_the_finished_record() {
+    use std::io::BufRead;
+    let dir = TempDir::new("geek-interrupt-round");
+    let (ck, rec) = (dir.path("r.ckpt.json"), dir.path("record.txt"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arcade"))
+        .args(["geek", "solve", "--seconds", "600", "--beam", "100"])
+        .args(["--pieces", "3000", "--moves", "reach", "--float"])
+        .args(["--checkpoint", &ck, "--out", &rec])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    // The first round's line: the signal lands in the second.
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let done = line.contains("score");
+        seen.push(line);
+        if done {
+            break;
+        }
+    }
+    let first = std::fs::read_to_string(&rec).expect("the first round's record is saved");
+    // SAFETY: kill(2) on our own child's pid, which has not been waited for.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    seen.extend(lines.map(|l| l.unwrap()));
+    let status = child.wait().unwrap();
+    let err = seen.join("\n");
+    assert_eq!(status.code(), Some(130), "{err}");
+    let last = seen.last().cloned().unwrap_or_default();
+    assert!(
+        last.contains("holds the best finished round's record"),
+        "{err}"
+    );
+    let round = dir.path("record-beam200.txt");
+    assert!(last.contains(&format!("--resume --out {round}`")), "{err}");
+    assert_eq!(std::fs::read_to_string(&rec).unwrap(), first, "{err}");
+}
+
+#[test]
+fn a_checkpoint_cannot_be_the_result_file() {
+    let dir = TempDir::new("geek-same-file");
+    let same = dir.path("run.json");
+    for args in [
+        vec!["geek", "solve", "--beam", "4", "--pieces", "10"],
+        vec!["tetris", "tune", "--generations", "1"],
+    ] {
+        let mut args = args.clone();
+        args.extend(["--checkpoint", &same, "--out", &same]);
+        assert_bad_input(&args, "--checkpoint and --out name the same file");
+    }
+}
+
+/// A beam the free memory cannot hold is refused before the search (it
+/// would end in a failed allocation, an abort that saves nothing).
+#[test]
+fn a_beam_past_the_free_memory_is_refused() {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let free_kib: u64 = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(u64::MAX);
+    // 10^7 fields need about 80 GB; on a machine with that much free, skip.
+    if free_kib < 70_000_000 {
+        assert_bad_input(
+            &["geek", "solve", "--beam", "10000000", "--pieces", "5"],
+            "GB free here",
+        );
+    }
+}
+
+/// Ctrl-C in a tuning run ends it at once with the command that resumes it.
+#[test]
+fn ctrl_c_in_a_tuning_run_says_how_to_resume() {
+    use std::io::BufRead;
+    let dir = TempDir::new("tune-interrupt");
+    let out = dir.path("w.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arcade"))
+        .args(["tetris", "tune", "--board", "8x8", "--generations", "200"])
+        .args(["--out", &out])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut seen: Vec<String> = Vec::new();
+    for line in lines.by_ref() {
+        seen.push(line.unwrap());
+        if seen.last().unwrap().starts_with("gen 2/") {
+            break;
+        }
+    }
+    // SAFETY: kill(2) on our own child's pid, which has not been waited for.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    seen.extend(lines.map(|l| l.unwrap()));
+    let status = child.wait().unwrap();
+    let err = seen.join("\n");
+    assert_eq!(status.code(), Some(130), "{err}");
+    let ck = dir.path("w.checkpoint.json");
+    let resume = format!("`arcade tetris tune --checkpoint {ck} --resume --out {out}`");
+    assert!(seen.last().unwrap().ends_with(&resume), "{err}");
+    assert!(std::path::Path::new(&ck).exists(), "{err}");
+}

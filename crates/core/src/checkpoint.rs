@@ -59,21 +59,41 @@ pub fn save<T: Serialize>(value: &T, path: &Path) -> Result<(), CheckpointError>
 
 /// Writes `bytes` to `path` so that a reader (or a kill mid-write) sees the
 /// old file or the new one, never a part: a unique temporary file in the
-/// same directory, fsync, then rename over `path`.
+/// same directory, fsync, then rename over `path`. A symbolic link is
+/// written through (the file it names is replaced, not the link); a device
+/// or other special file (`/dev/null`) is written into, since renaming over
+/// it would replace the device. A new file gets mode 0644, a replaced one
+/// keeps its mode (the temporary file is private until then).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CheckpointError> {
-    let dir = directory(path);
-    let err = |source| CheckpointError::Write {
+    let werr = |source| CheckpointError::Write {
         path: path.display().to_string(),
-        source: without_temp_name(source, dir),
+        source,
     };
+    let target = resolve_links(path);
+    let existing = std::fs::metadata(&target).ok();
+    if existing
+        .as_ref()
+        .is_some_and(|m| !m.is_file() && !m.is_dir())
+    {
+        return std::fs::write(&target, bytes).map_err(werr);
+    }
+    let dir = directory(&target);
+    let err = |source| werr(without_temp_name(source, dir));
     let mut tmp = tempfile::Builder::new()
         .prefix(".arcade-checkpoint-")
         .suffix(".partial")
         .tempfile_in(dir)
         .map_err(err)?;
     tmp.write_all(bytes).map_err(err)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = existing.as_ref().map_or(0o644, |m| m.permissions().mode());
+        let mode = std::fs::Permissions::from_mode(mode);
+        tmp.as_file().set_permissions(mode).map_err(err)?;
+    }
     tmp.as_file().sync_all().map_err(err)?;
-    tmp.persist(path).map_err(|e| err(e.error))?;
+    tmp.persist(&target).map_err(|e| err(e.error))?;
     // Make the rename itself durable where the platform allows it.
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
@@ -124,12 +144,46 @@ pub fn check_writable(path: &Path) -> Result<(), CheckpointError> {
             "is a directory",
         )));
     }
-    let dir = directory(path);
+    // As `write_atomic` writes: through a link, into a special file.
+    let target = resolve_links(path);
+    if std::fs::metadata(&target).is_ok_and(|m| !m.is_file()) {
+        return std::fs::OpenOptions::new()
+            .write(true)
+            .open(&target)
+            .map(drop)
+            .map_err(err);
+    }
+    let dir = directory(&target);
     tempfile::Builder::new()
         .prefix(".arcade-check-")
         .tempfile_in(dir)
         .map(drop)
         .map_err(|e| err(without_temp_name(e, dir)))
+}
+
+/// Whether `a` and `b` name one file (through links, `.` and `..`), so a
+/// command can refuse to write its checkpoint over its own result.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    let full = |p: &Path| {
+        let p = resolve_links(p);
+        std::fs::canonicalize(&p)
+            .or_else(|_| std::path::absolute(&p))
+            .unwrap_or(p)
+    };
+    full(a) == full(b)
+}
+
+/// The file a chain of symbolic links ends at, whether or not it exists yet
+/// (`canonicalize` needs it to exist); `path` itself if it is no link.
+fn resolve_links(path: &Path) -> std::path::PathBuf {
+    let mut at = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::read_link(&at) {
+            Ok(next) => at = directory(&at).join(next),
+            Err(_) => break,
+        }
+    }
+    at
 }
 
 /// The directory `path` is in ("." for a bare file name).
@@ -236,6 +290,53 @@ mod tests {
             2,
             "no temporary file is left behind: {names:?}"
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_written_through_and_special_files_into() {
+        use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+        let dir = temp_dir("links");
+        let real = dir.join("real.json");
+        let link = dir.join("link.json");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_atomic(&link, b"one").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "one");
+        // A new file is readable by all; a replaced one keeps its mode.
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&real), 0o644);
+        std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomic(&real, b"two").unwrap();
+        assert_eq!(mode(&real), 0o600);
+        assert_eq!(std::fs::read_to_string(&link).unwrap(), "two");
+        // /dev/null stays the device (a rename would have replaced it).
+        let null = Path::new("/dev/null");
+        check_writable(null).unwrap();
+        write_atomic(null, b"gone").unwrap();
+        assert!(
+            std::fs::metadata(null)
+                .unwrap()
+                .file_type()
+                .is_char_device()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_same_file_is_recognised_by_other_names() {
+        let dir = temp_dir("same");
+        let a = dir.join("a.json");
+        assert!(same_file(&a, &dir.join("x/../a.json")) || !dir.join("x").exists());
+        assert!(same_file(&a, &dir.join("./a.json")));
+        assert!(!same_file(&a, &dir.join("b.json")));
+        std::fs::write(&a, "").unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&a, dir.join("link")).unwrap();
+            assert!(same_file(&dir.join("link"), &a));
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

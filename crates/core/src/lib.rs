@@ -7,12 +7,14 @@
 //!   progress bar and a capped thread count;
 //! - [`checkpoint`]: atomic JSON save and validated load for resumable runs;
 //! - [`input`]: bounded reading of user files and standard input;
+//! - [`memory`]: the memory this machine has free;
 //! - [`optim`]: black-box optimizers (noisy CEM, DE/rand/1/bin, PSO) whose state
 //!   can be checkpointed and resumed;
 //! - [`text`]: wording shared by the text reports.
 
 pub mod checkpoint;
 pub mod input;
+pub mod memory;
 pub mod optim;
 pub mod progress;
 pub mod rng;

@@ -293,9 +293,11 @@ fn geek_solve(
         weights: arcade_tetris::geek::value::GeekWeights::builtin(),
         reserve: reserve.unwrap_or(SearchConfig::default_reserve(beam)),
     });
+    let max_beam = arcade_tetris::geek::solve::memory_limit(beam).map_err(value_error)?;
     let options = SolveOptions {
         seconds,
         out,
+        max_beam,
         ..SolveOptions::default()
     };
     let bar = Progress::hidden();

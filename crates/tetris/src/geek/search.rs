@@ -554,6 +554,17 @@ pub fn opening(record: &Record, n: usize) -> Result<Vec<Placement>, SearchError>
 /// fields already needs gigabytes per piece.
 pub const MAX_BEAM: usize = 10_000_000;
 
+/// Memory a search holds per field of its beam at its peak, in bytes: the
+/// beam, its children and the parent links. Measured (resident memory over
+/// the beam, reach + float moves): 9.4 KB at beam 240,000, 7.9–9.9 KB at
+/// 524,288, 4.6–5.2 KB at 1,048,576 (docs/results/geek.md).
+pub const BYTES_PER_FIELD: u64 = 8 * 1024;
+
+/// The widest beam `available` bytes hold, by [`BYTES_PER_FIELD`].
+pub fn widest_beam_for(available: u64) -> usize {
+    (available / BYTES_PER_FIELD).clamp(1, MAX_BEAM as u64) as usize
+}
+
 /// Most points one game can score: every piece clearing four rows at the
 /// highest multiplier is far below this, so a larger score is an edit.
 const MAX_SCORE: u64 = 1 << 48;

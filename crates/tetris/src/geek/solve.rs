@@ -70,13 +70,15 @@ pub struct Interrupted {
 /// ([`NEXT_ROUND_FACTOR`]), starts again with the beam doubled (and, unless
 /// `fixed_reserve`, the default reserve of that beam); when a doubled beam
 /// no longer fits, a last round as wide as fits ([`next_widening`]). `run`
-/// finishes one search; `clock` reads seconds (a fake clock in tests).
+/// finishes one search; `clock` reads seconds (a fake clock in tests). No
+/// round is wider than `max_beam` (what fits in memory).
 /// A round interrupted after another finished ends the search with the best
 /// finished game; one interrupted before is the error.
 pub fn solve_within(
     mut search: Search,
     budget: Option<f64>,
     fixed_reserve: bool,
+    max_beam: usize,
     mut clock: impl FnMut() -> f64,
     mut run: impl FnMut(&mut Search) -> Result<(), SearchError>,
 ) -> Result<TimedSolution, SearchError> {
@@ -109,7 +111,7 @@ pub fn solve_within(
         let Some(widening) = next_widening(now - round_start, budget - (now - start)) else {
             break;
         };
-        let wider = ((beam as f64 * widening) as usize).min(search::MAX_BEAM);
+        let wider = ((beam as f64 * widening) as usize).min(max_beam);
         if wider <= beam {
             break;
         }
@@ -130,6 +132,26 @@ pub fn solve_within(
     })
 }
 
+/// The widest beam the free memory holds (`None` where it cannot be read),
+/// or, when `beam` itself does not fit, why: a search past it would end in
+/// a failed allocation, an abort that saves nothing.
+pub fn memory_limit(beam: usize) -> Result<Option<usize>, String> {
+    let Some(free) = arcade_core::memory::available() else {
+        return Ok(None);
+    };
+    let fits = search::widest_beam_for(free);
+    if beam > fits {
+        return Err(format!(
+            "beam {beam} needs about {:.1} GB at its peak (about {} KB a field), more than the \
+             {:.1} GB free here; {fits} fits",
+            (beam as u64 * search::BYTES_PER_FIELD) as f64 / 1e9,
+            search::BYTES_PER_FIELD / 1024,
+            free as f64 / 1e9,
+        ));
+    }
+    Ok(Some(fits))
+}
+
 /// What `geek solve` is asked to do besides the search itself.
 #[derive(Clone, Debug, Default)]
 pub struct SolveOptions {
@@ -137,6 +159,8 @@ pub struct SolveOptions {
     pub seconds: Option<f64>,
     /// Keep the configured reserve when the beam doubles.
     pub fixed_reserve: bool,
+    /// Widen no further than this (the CLI: what the free memory holds).
+    pub max_beam: Option<usize>,
     /// Save the search here every `checkpoint_every` pieces.
     pub checkpoint: Option<PathBuf>,
     pub checkpoint_every: usize,
@@ -232,10 +256,12 @@ pub fn solve(
 ) -> Result<SolveReport, SolveError> {
     let rules = Rules::geek();
     let start = Instant::now();
+    let mut saved = 0;
     let timed = solve_within(
         search,
         options.seconds,
         options.fixed_reserve,
+        options.max_beam.unwrap_or(search::MAX_BEAM),
         || start.elapsed().as_secs_f64(),
         |s| {
             progress.reset(s.config.pieces as u64, &format!("beam {}", s.config.beam));
@@ -243,6 +269,15 @@ pub fn solve(
                 options.checkpoint.as_ref().map_or(Ok(()), |p| s.save(p))
             });
             if r.is_ok() {
+                // With rounds to come, the best so far goes to `out` now, so a
+                // run that dies in a wider round (out of memory) keeps it. A
+                // failed write is reported by the final save.
+                if options.seconds.is_some() && s.best_score() > saved {
+                    saved = s.best_score();
+                    if let Ok(record) = search::record(&s.best()) {
+                        let _ = std::fs::write(&options.out, record.to_string() + "\n");
+                    }
+                }
                 progress.println(format!(
                     "beam {:>6}  score {:>9}  {:>8.1} s",
                     s.config.beam,
@@ -315,12 +350,17 @@ mod tests {
     /// Solves from beam 1 within `budget` seconds of a fake clock where a
     /// round at beam b takes b seconds.
     fn within(budget: f64, fixed_reserve: bool) -> TimedSolution {
+        within_beam(budget, fixed_reserve, search::MAX_BEAM)
+    }
+
+    fn within_beam(budget: f64, fixed_reserve: bool, max_beam: usize) -> TimedSolution {
         let rules = Rules::geek();
         let now = std::cell::Cell::new(0.0);
         solve_within(
             search(1),
             Some(budget),
             fixed_reserve,
+            max_beam,
             || now.get(),
             |s| {
                 now.set(now.get() + s.config.beam as f64);
@@ -401,6 +441,13 @@ mod tests {
         assert_eq!(s.best(), whole.best());
     }
 
+    /// Rounds widen no further than the memory allows, then stop.
+    #[test]
+    fn widening_stops_at_the_largest_beam_that_fits() {
+        assert_eq!(beams(&within_beam(1000.0, false, 5)), [1, 2, 4, 5]);
+        assert_eq!(beams(&within_beam(1000.0, false, 1)), [1]);
+    }
+
     /// Cancelled in its second round, a timed solve keeps the first round's
     /// game and says where the second stopped; cancelled in its first, it
     /// has no game and is the error.
@@ -413,6 +460,7 @@ mod tests {
             search(1),
             Some(1000.0),
             false,
+            search::MAX_BEAM,
             || now.get(),
             |s| {
                 now.set(now.get() + 1.0);
@@ -434,6 +482,7 @@ mod tests {
             search(1),
             None,
             false,
+            search::MAX_BEAM,
             || 0.0,
             |s| s.run(&rules, &cancelled, 0, |_| Ok(())),
         );
@@ -450,6 +499,7 @@ mod tests {
             search(2),
             None,
             false,
+            search::MAX_BEAM,
             || 0.0,
             |s| s.run(&rules, &Progress::hidden(), 0, |_| Ok(())),
         )
