@@ -478,41 +478,69 @@ fn ctrl_c_saves_the_search_and_says_how_to_resume() {
     assert!(saved, "{err}");
 }
 
-/// Ctrl-C in a later round of `--seconds`: the best finished round's record
-/// is in `--out` already, and the round that was cut goes on into a file of
-/// its own (a wider beam does not always score more).
-#[test]
-fn ctrl_c_in_a_later_round_keeps_the_finished_record() {
+/// Runs `arcade ARGS`, sends SIGINT once a line of its stderr satisfies
+/// `ready`, and returns its exit status and every stderr line.
+fn interrupt_when(args: &[&str], ready: impl Fn(&str) -> bool) -> (Option<i32>, Vec<String>) {
     use std::io::BufRead;
-    let dir = TempDir::new("geek-interrupt-round");
-    let (ck, rec) = (dir.path("r.ckpt.json"), dir.path("record.txt"));
     let mut child = Command::new(env!("CARGO_BIN_EXE_arcade"))
-        .args(["geek", "solve", "--seconds", "600", "--beam", "100"])
-        .args(["--pieces", "3000", "--moves", "reach", "--float"])
-        .args(["--checkpoint", &ck, "--out", &rec])
+        .args(args)
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
+        .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
     let mut seen = Vec::new();
-    // The first round's line: the signal lands in the second.
     for line in lines.by_ref() {
         let line = line.unwrap();
-        let done = line.contains("score");
+        let go = ready(&line);
         seen.push(line);
-        if done {
+        if go {
             break;
         }
     }
-    let first = std::fs::read_to_string(&rec).expect("the first round's record is saved");
     // SAFETY: kill(2) on our own child's pid, which has not been waited for.
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
     seen.extend(lines.map(|l| l.unwrap()));
-    let status = child.wait().unwrap();
+    (child.wait().unwrap().code(), seen)
+}
+
+/// Ctrl-C in a later round of `--seconds`: the best finished round's record
+/// is in `--out` already, and the round that was cut goes on into a file of
+/// its own (a wider beam does not always score more).
+#[test]
+fn ctrl_c_in_a_later_round_keeps_the_finished_record() {
+    let dir = TempDir::new("geek-interrupt-round");
+    let (ck, rec) = (dir.path("r.ckpt.json"), dir.path("record.txt"));
+    let args = [
+        "geek",
+        "solve",
+        "--seconds",
+        "600",
+        "--beam",
+        "100",
+        "--pieces",
+        "3000",
+        "--moves",
+        "reach",
+        "--float",
+        "--checkpoint",
+        &ck,
+        "--out",
+        &rec,
+    ];
+    // After the first round's line: the signal lands in the second, and the
+    // first round's record was written before its line.
+    let first = std::cell::RefCell::new(None);
+    let (status, seen) = interrupt_when(&args, |line| {
+        let done = line.contains("score");
+        if done {
+            *first.borrow_mut() = std::fs::read_to_string(&rec).ok();
+        }
+        done
+    });
     let err = seen.join("\n");
-    assert_eq!(status.code(), Some(130), "{err}");
+    assert_eq!(status, Some(130), "{err}");
     let last = seen.last().cloned().unwrap_or_default();
     assert!(
         last.contains("holds the best finished round's record"),
@@ -520,6 +548,9 @@ fn ctrl_c_in_a_later_round_keeps_the_finished_record() {
     );
     let round = dir.path("record-beam200.txt");
     assert!(last.contains(&format!("--resume --out {round}`")), "{err}");
+    let first = first
+        .into_inner()
+        .expect("the first round's record is saved");
     assert_eq!(std::fs::read_to_string(&rec).unwrap(), first, "{err}");
 }
 
@@ -559,31 +590,21 @@ fn a_beam_past_the_free_memory_is_refused() {
 /// Ctrl-C in a tuning run ends it at once with the command that resumes it.
 #[test]
 fn ctrl_c_in_a_tuning_run_says_how_to_resume() {
-    use std::io::BufRead;
     let dir = TempDir::new("tune-interrupt");
     let out = dir.path("w.json");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arcade"))
-        .args(["tetris", "tune", "--board", "8x8", "--generations", "200"])
-        .args(["--out", &out])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
-    let mut seen: Vec<String> = Vec::new();
-    for line in lines.by_ref() {
-        seen.push(line.unwrap());
-        if seen.last().unwrap().starts_with("gen 2/") {
-            break;
-        }
-    }
-    // SAFETY: kill(2) on our own child's pid, which has not been waited for.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    seen.extend(lines.map(|l| l.unwrap()));
-    let status = child.wait().unwrap();
+    let args = [
+        "tetris",
+        "tune",
+        "--board",
+        "8x8",
+        "--generations",
+        "200",
+        "--out",
+        &out,
+    ];
+    let (status, seen) = interrupt_when(&args, |line| line.starts_with("gen 2/"));
     let err = seen.join("\n");
-    assert_eq!(status.code(), Some(130), "{err}");
+    assert_eq!(status, Some(130), "{err}");
     let ck = dir.path("w.checkpoint.json");
     let resume = format!("`arcade tetris tune --checkpoint {ck} --resume --out {out}`");
     assert!(seen.last().unwrap().ends_with(&resume), "{err}");

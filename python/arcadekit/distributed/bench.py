@@ -10,7 +10,7 @@ import time
 from typing import Callable, Optional
 
 from .._native import native as _arcadekit
-from .cluster import check_cpus, connect
+from .cluster import cancelling, check_cpus, connect
 from .progress import Bar
 from .store import ShardStore, stored_header
 
@@ -161,7 +161,7 @@ def _run(kind, spec_text, units, size, threads, cpus, shards, progress, on_shard
     todo = ((s, min(s + size, units)) for s in range(0, units, size) if s not in shards.shards)
     started = time.monotonic()
     pending = {}
-    try:
+    with cancelling(pending, bar):
         while True:
             for s, e in todo:
                 pending[task.remote(kind, spec_ref, s, e, threads, on_shard)] = e - s
@@ -174,12 +174,6 @@ def _run(kind, spec_text, units, size, threads, cpus, shards, progress, on_shard
                 start, shard = ray.get(ref)
                 shards.add(start, shard)
                 bar.update(pending.pop(ref))
-    except BaseException:
-        for ref in pending:
-            ray.cancel(ref)
-        raise
-    finally:
-        bar.close()
     seconds = time.monotonic() - started
     used = min(cpus // threads or 1, -(-units // size)) * threads
     report = json.loads(_arcadekit.shard_report(kind, spec_text, shards.done(), seconds, used))

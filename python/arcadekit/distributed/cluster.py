@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import socket
 from typing import Optional
@@ -48,6 +49,22 @@ def connect(address: Optional[str] = None, num_cpus: Optional[int] = None) -> in
                 "(start one with `ray start --head`, then pass its address, or omit the address for a local cluster)"
             ) from None
     return int(ray.cluster_resources().get("CPU", 0))
+
+
+@contextlib.contextmanager
+def cancelling(pending, bar):
+    """Cancels the tasks still in ``pending`` (a list or dict of object refs)
+    when the block raises (Ctrl-C), and closes the progress ``bar``."""
+    try:
+        yield
+    except BaseException:
+        import ray
+
+        for ref in list(pending):
+            ray.cancel(ref)
+        raise
+    finally:
+        bar.close()
 
 
 def check_cpus(cpus: int, threads_per_task: int) -> None:

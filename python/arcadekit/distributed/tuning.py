@@ -16,7 +16,7 @@ from typing import Callable, Optional
 
 from .._native import native as _arcadekit
 from .bench import with_absolute_paths
-from .cluster import check_cpus, connect
+from .cluster import cancelling, check_cpus, connect
 from .progress import Bar
 
 #: The tuners, and the CLI command each equals.
@@ -105,17 +105,11 @@ def tune(
         index = {ref: i for i, ref in enumerate(refs)}
         scores = [0.0] * len(refs)
         pending = list(refs)
-        try:
+        with cancelling(pending, bar):
             while pending:
-                ready, pending = ray.wait(pending, num_returns=1)
+                ready, pending[:] = ray.wait(pending, num_returns=1)
                 scores[index[ready[0]]] = ray.get(ready[0])
                 bar.update(1)
-        except BaseException:
-            for ref in pending:
-                ray.cancel(ref)
-            raise
-        finally:
-            bar.close()
         run, generation = _arcadekit.tune_tell(kind, run, scores)
         _arcadekit.tune_save(kind, run, checkpoint)
         result = _arcadekit.tune_result(kind, run, name)
