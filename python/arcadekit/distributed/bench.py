@@ -145,7 +145,7 @@ def _same_run(stored: dict, header: dict) -> bool:
 
 #: Rate fields of the reports, which a resumed run's report computes from the
 #: games of this session only.
-RATES = ("games_per_sec", "pieces_per_sec", "frames_per_sec", "episodes_per_sec")
+RATES = ("games_per_sec", "pieces_per_sec", "frames_per_sec")
 
 
 def _run(kind, spec_text, units, size, threads, cpus, shards, progress, on_shard):
