@@ -151,7 +151,7 @@ RATES = ("games_per_sec", "pieces_per_sec", "frames_per_sec")
 def _run(kind, spec_text, units, size, threads, cpus, shards, progress, on_shard):
     import ray
 
-    stored = sum(json.loads(line)["end"] - json.loads(line)["start"] for line in shards.done())
+    stored = sum(shard["end"] - shard["start"] for shard in map(json.loads, shards.done()))
     bar = Bar(units, "games" if kind != "flappy-eval" else "episodes", show=progress, done=stored)
     task = _play_task().options(num_cpus=threads)
     spec_ref = ray.put(spec_text)
