@@ -137,6 +137,26 @@ def test_an_interrupted_run_resumes_from_its_store(cluster, arcade, tmp_path):
     # Without a shard size, the store's is used (the default depends on the CPUs).
     again = run_bench("tetris-bench", spec, store=store, progress=False)
     assert untimed(again) == untimed(whole)
+    # Options spelled out at their defaults, or left out, are the same run.
+    spelled = {**spec, "moves": "drop", "preview": False, "pieces": "uniform"}
+    assert untimed(run_bench("tetris-bench", spelled, store=store, progress=False)) == untimed(whole)
+    assert open(store).read().splitlines()[0] == lines[0]
+
+
+def test_a_store_header_spells_out_every_option(cluster, tmp_path):
+    store = str(tmp_path / "run.jsonl")
+    run_bench("mines-bench", {"level": "beginner", "games": 20}, store=store, progress=False)
+    header = json.loads(open(store).readline())
+    assert header["spec"] == {"level": "beginner", "rule": "sfar", "first": None, "solver": "standard",
+                              "games": 20, "seed": 1}
+    # A store written with the spec as given (before specs were spelled out) still resumes.
+    header["spec"] = {"level": "beginner", "games": 20, "seed": 1}
+    rest = open(store).read().splitlines()[1:]
+    with open(store, "w") as f:
+        f.write("\n".join([json.dumps(header, sort_keys=True)] + rest) + "\n")
+    again = run_bench("mines-bench", {"level": "beginner", "games": 20, "rule": "sfar"}, store=store,
+                      progress=False)
+    assert again["resumed_games"] == 20 and again["games"] == 20
 
 
 def test_a_bad_store_is_named_before_anything_is_played(cluster, tmp_path):
@@ -265,6 +285,21 @@ def test_distributed_tetris_tuning_equals_the_cli_and_resumes(cluster, arcade, t
     assert json.loads(open(checkpoint).read()) == cli
     assert json.loads(open(tmp_path / "ray.json").read())["features"] == \
         json.loads(open(tmp_path / "cli-tetris.json").read())["features"]
+
+
+def test_the_console_command_names_what_it_will_not_use(cluster, tmp_path):
+    checkpoint = str(tmp_path / "t.checkpoint.json")
+    tune("tetris", _spec(TETRIS_TUNE), checkpoint=checkpoint, generations=1, progress=False)
+    exe = os.path.join(os.path.dirname(sys.executable), "arcadekit-cluster")
+    cores = os.cpu_count()
+    out = subprocess.run([exe, "tune", "tetris", "--resume", "--checkpoint", checkpoint, "--out", str(tmp_path / "t.json"),
+                          "--generations", "1", "--board", "6x8", "--seed", "4", "--num-cpus", str(cores + 1),
+                          "--quiet"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "warning: --resume continues the checkpoint's run with its saved settings; not used: --seed, --board\n" \
+        in out.stderr, out.stderr
+    assert f"warning: --num-cpus {cores + 1} is more than this machine's {cores} cores" in out.stderr
+    assert json.loads(out.stdout)["generations"] == 1
 
 
 def test_distributed_geek_tuning_equals_the_cli(cluster, arcade, tmp_path):

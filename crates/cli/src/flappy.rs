@@ -5,6 +5,7 @@ use crate::output::{self, OutputArgs};
 use crate::run_options::RunOptions;
 use anyhow::{Result, anyhow};
 use arcade_core::checkpoint::check_writable;
+use arcade_core::progress::human_duration;
 use arcade_core::runner::effective_threads;
 use arcade_flappy::overrides::Overrides;
 use arcade_flappy::render::{Cell, grid};
@@ -344,7 +345,19 @@ fn train_cmd(a: TrainArgs) -> Result<()> {
         .run
         .install(|| train::Training::new(&config))
         .map_err(bad_input)?;
-    let progress = output.counter(what);
+    // A fixed number of iterations is a bar with its time left; a clock
+    // budget is a counter whose message says how much of it is left.
+    let progress = match config.iterations {
+        Some(n) => output.progress(n as u64, what),
+        None => output.counter(what),
+    };
+    let budget_left = |report: &IterationReport| match config.iterations {
+        Some(_) => String::new(),
+        None => {
+            let left = Duration::from_secs_f64((config.seconds - report.seconds).max(0.0));
+            format!(" · {} left", human_duration(left))
+        }
+    };
     progress.println(training_banner(&a, &config));
     // Each improvement is written whole as it is found.
     exit_on_ctrl_c(format!(
@@ -363,7 +376,7 @@ fn train_cmd(a: TrainArgs) -> Result<()> {
                 last_line = Instant::now();
             }
             Event::Iteration(report) => {
-                progress.set_message(report.status_line(false));
+                progress.set_message(report.status_line(false) + &budget_left(report));
                 if last_line.elapsed() >= Duration::from_secs(15) {
                     progress.println(report.status_line(false));
                     last_line = Instant::now();

@@ -145,8 +145,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_CHECKPOINT_EVERY, requires = "checkpoint",
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
     checkpoint_every: u32,
-    /// Continue the search saved in --checkpoint (its search settings win;
-    /// --checkpoint-every is not saved, so give it again if not 500).
+    /// Continue the search saved in --checkpoint with its saved settings
+    /// (a warning names the search options given, which are not used);
+    /// --checkpoint-every is not saved, so give it again if not 500.
     #[arg(long, requires = "checkpoint")]
     resume: bool,
     /// Board-value weights (JSON from `GeekWeights`), instead of the built-in ones.
@@ -344,7 +345,12 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
         .map_err(|e| bad_input(anyhow::anyhow!("{e}: use a narrower --beam")))?;
     let options = SolveOptions {
         seconds: a.seconds,
-        fixed_reserve: a.reserve.is_some(),
+        // A resumed search keeps its saved reserve if it was not the default.
+        fixed_reserve: if a.resume {
+            search.config.reserve != SearchConfig::default_reserve(search.config.beam)
+        } else {
+            a.reserve.is_some()
+        },
         max_beam,
         checkpoint: a.checkpoint.clone(),
         checkpoint_every: a.checkpoint_every as usize,

@@ -10,6 +10,7 @@ mod jumpin;
 mod median;
 mod mines;
 mod output;
+mod resume;
 mod run_options;
 mod serve;
 mod sketch;
@@ -73,11 +74,18 @@ enum Game {
 
 fn main() -> ExitCode {
     die_quietly_on_closed_pipe();
-    let cli = match command()
+    let command = command();
+    let cli = match command
+        .clone()
         .try_get_matches()
-        .and_then(|m| Cli::from_arg_matches(&m))
+        .and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)))
     {
-        Ok(cli) => cli,
+        Ok((cli, matches)) => {
+            if let Some(warning) = resume::warning(&resume::unused_options(&command, &matches)) {
+                eprintln!("{warning}");
+            }
+            cli
+        }
         Err(e) => return exit::clap_error(e),
     };
     let result = match cli.game {

@@ -46,8 +46,9 @@ pub(crate) struct TuneOptions {
     /// Checkpoint file [default: OUT with extension .checkpoint.json].
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
-    /// Continue the run saved in the checkpoint (its setup wins over flags;
-    /// --generations sets the new target).
+    /// Continue the run saved in the checkpoint with its saved setup (a
+    /// warning names the setup options given, which are not used);
+    /// --generations sets the new target.
     #[arg(long)]
     pub resume: bool,
 }

@@ -180,6 +180,18 @@ fn tune_writes_weights_that_load_and_resume_continues() {
     resume.extend(["--generations", "3", "--resume"]);
     let o = arcade(&resume);
     assert!(o.status.success(), "{}", stderr(&o));
+    // The setup comes from the checkpoint; the flags that would change it are named.
+    let warning = stderr(&o);
+    let unused = warning
+        .split_once("saved settings; not used: ")
+        .unwrap_or_else(|| panic!("no warning: {warning}"))
+        .1;
+    let mut named: Vec<&str> = unused.trim().split(", ").collect();
+    named.sort();
+    assert_eq!(
+        named,
+        ["--board", "--games-per-eval", "--method", "--population"]
+    );
     let ck: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
     assert_eq!(ck["history"].as_array().unwrap().len(), 3);

@@ -610,3 +610,41 @@ fn ctrl_c_in_a_tuning_run_says_how_to_resume() {
     assert!(seen.last().unwrap().ends_with(&resume), "{err}");
     assert!(std::path::Path::new(&ck).exists(), "{err}");
 }
+
+/// `--resume` goes on with the saved settings: a wider `--beam` given with it
+/// changes nothing but is named in a warning, as are the other search flags.
+#[test]
+fn resume_names_the_search_options_it_does_not_use() {
+    let dir = TempDir::new("geek-resume-unused");
+    let ck = dir.path("ck.json");
+    let start = [
+        "geek",
+        "solve",
+        "--beam",
+        "4",
+        "--pieces",
+        "60",
+        "--checkpoint",
+        &ck,
+        "--checkpoint-every",
+        "20",
+        "--json",
+    ];
+    let first = json(&arcade(
+        &[&start[..], &["--out", &dir.path("a.txt")]].concat(),
+    ));
+    let resume = ["geek", "solve", "--checkpoint", &ck, "--resume", "--json"];
+    let wider = ["--beam", "64", "--moves", "reach", "--threads", "1"];
+    let o = arcade(&[&resume[..], &wider, &["--out", &dir.path("b.txt")]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let warning = stderr(&o);
+    assert!(
+        warning.contains("saved settings; not used: --beam, --moves\n"),
+        "{warning}"
+    );
+    let resumed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(resumed["beam"], 4, "{resumed}");
+    assert_eq!(resumed["score"], first["score"]);
+    let plain = arcade(&[&resume[..], &["--out", &dir.path("c.txt")]].concat());
+    assert!(!stderr(&plain).contains("warning"), "{}", stderr(&plain));
+}

@@ -207,6 +207,11 @@ fn without_temp_name(e: std::io::Error, dir: &Path) -> std::io::Error {
         return e;
     }
     let reason = match e.kind() {
+        // A directory that is there but takes no new files (/proc) says
+        // "not found" too.
+        std::io::ErrorKind::NotFound if dir.is_dir() => {
+            format!("cannot create a file in {}", dir.display())
+        }
         std::io::ErrorKind::NotFound => format!("no directory {}", dir.display()),
         kind => kind.to_string(),
     };
@@ -360,5 +365,15 @@ mod tests {
         assert!(check_writable(&dir).is_err());
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
         std::fs::remove_dir_all(&dir).unwrap();
+        // /proc is there, but takes no new files: not "no directory /proc".
+        if Path::new("/proc/self").is_dir() {
+            let message = check_writable(Path::new("/proc/out.json"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                message.ends_with("cannot create a file in /proc"),
+                "{message}"
+            );
+        }
     }
 }

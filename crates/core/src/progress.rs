@@ -35,25 +35,24 @@ pub struct Progress {
     cancelled: Arc<AtomicBool>,
 }
 
+/// A bar's look once its stage has a length.
+const BAR: &str = "{prefix:>10} [{bar:30}] {pos}/{len} {msg} ({elapsed} elapsed, eta {left})";
+/// A bar's look while its stage has no length yet (a tuner before its first
+/// generation): a full bar reading "0/0" would say it is done.
+const WAITING: &str = "{prefix:>10} {spinner} {msg} ({elapsed})";
+/// A counter's look: no end, so no bar and no time left.
+const COUNTER: &str = "{prefix:>10} {spinner} {pos} {msg} ({elapsed})";
+
 impl Progress {
-    /// A bar of `len` steps labelled `what`.
+    /// A bar of `len` steps labelled `what` (`len` 0: set by a later
+    /// [`Progress::reset`]).
     pub fn new(len: u64, what: &str, quiet: bool) -> Progress {
-        Progress::styled(
-            len,
-            what,
-            quiet,
-            "{prefix:>10} [{bar:30}] {pos}/{len} {msg} ({elapsed} elapsed, eta {left})",
-        )
+        Progress::styled(len, what, quiet, bar_template(len))
     }
 
     /// A counter without a known end: a spinner, the count and a message.
     pub fn counter(what: &str, quiet: bool) -> Progress {
-        Progress::styled(
-            u64::MAX,
-            what,
-            quiet,
-            "{prefix:>10} {spinner} {pos} {msg} ({elapsed})",
-        )
+        Progress::styled(u64::MAX, what, quiet, COUNTER)
     }
 
     fn styled(len: u64, what: &str, quiet: bool, template: &str) -> Progress {
@@ -66,12 +65,7 @@ impl Progress {
         };
         let bar = ProgressBar::with_draw_target(Some(len), target);
         let start = Arc::new(AtomicU64::new(0));
-        bar.set_style(
-            ProgressStyle::with_template(template)
-                .expect("static template")
-                .with_key("left", left_key(start.clone()))
-                .progress_chars("=> "),
-        );
+        bar.set_style(style(template, &start));
         bar.set_prefix(what.to_string());
         if visible {
             bar.enable_steady_tick(Duration::from_millis(200));
@@ -130,6 +124,9 @@ impl Progress {
     pub fn reset(&self, len: u64, what: &str) {
         self.start.store(0, Ordering::Relaxed);
         self.bar.reset();
+        if self.bar.length() != Some(u64::MAX) {
+            self.bar.set_style(style(bar_template(len), &self.start));
+        }
         self.bar.set_length(len);
         self.bar.set_prefix(what.to_string());
     }
@@ -166,6 +163,24 @@ impl Progress {
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// A duration as the bars show time left: "4 minutes", "12 seconds".
+pub fn human_duration(time: Duration) -> String {
+    HumanDuration(time).to_string()
+}
+
+/// The template of a bar whose stage has `len` steps.
+fn bar_template(len: u64) -> &'static str {
+    if len == 0 { WAITING } else { BAR }
+}
+
+/// A bar or counter style from `template`, its `{left}` counted from `start`.
+fn style(template: &str, start: &Arc<AtomicU64>) -> ProgressStyle {
+    ProgressStyle::with_template(template)
+        .expect("static template")
+        .with_key("left", left_key(start.clone()))
+        .progress_chars("=> ")
 }
 
 /// The terminal bar's `{left}`: the stage's steps left at its average pace

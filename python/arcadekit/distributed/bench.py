@@ -119,11 +119,16 @@ def run_bench(
         raise ValueError(f"shard_size must be at least 1, found {shard_size}")
     if threads_per_task < 1:
         raise ValueError(f"threads_per_task must be at least 1, found {threads_per_task}")
-    header = {"kind": kind, "spec": spec, "units": units}
+    # Every option spelled out, so that `games=100` given or left to its
+    # default is one run.
+    header = {"kind": kind, "spec": json.loads(_arcadekit.shard_spec(kind, spec_text)), "units": units}
     earlier = stored_header(store)
-    if shard_size is None and earlier is not None and _same_run(earlier, header):
-        # Resume in the store's shards, whatever the CPU count is now.
-        shard_size = earlier["shard_size"]
+    if earlier is not None and _same_run(earlier, header):
+        # A store written before specs were spelled out keeps its spelling.
+        header["spec"] = earlier["spec"]
+        if shard_size is None:
+            # Resume in the store's shards, whatever the CPU count is now.
+            shard_size = earlier["shard_size"]
     if shard_size is not None and -(-units // shard_size) > MAX_SHARDS:
         raise ValueError(f"{units} games in shards of {shard_size} make more than {MAX_SHARDS} shards: "
                          "choose a larger shard size")
@@ -139,8 +144,13 @@ def run_bench(
 
 
 def _same_run(stored: dict, header: dict) -> bool:
-    """Whether a store's header is of this run, whatever its shard size."""
-    return all(stored.get(k) == v for k, v in header.items())
+    """Whether a store's header is of this run, whatever its shard size and
+    however its spec is spelled."""
+    try:
+        spec = json.loads(_arcadekit.shard_spec(header["kind"], json.dumps(stored.get("spec"))))
+    except (TypeError, ValueError):
+        return False
+    return all(({**stored, "spec": spec}).get(k) == v for k, v in header.items())
 
 
 #: Rate fields of the reports, which a resumed run's report computes from the

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 EPILOG = """\
@@ -230,6 +231,10 @@ def main(argv=None) -> int:
 
     args = parser().parse_args(argv)
     common = dict(address=args.address, num_cpus=args.num_cpus)
+    cores = os.cpu_count() or 1
+    if args.address is None and args.num_cpus is not None and args.num_cpus > cores:
+        _warn(f"--num-cpus {args.num_cpus} is more than this machine's {cores} cores: "
+              "the tasks will share them (the results are the same, the run is slower)")
     try:
         if args.verb == "bench":
             kind, _, options = BENCH_OPTIONS[args.game]
@@ -240,6 +245,9 @@ def main(argv=None) -> int:
             spec = _spec(args, options)
             checkpoint = args.checkpoint or _with_suffix(args.out)
             if args.resume:
+                if spec:
+                    unused = ", ".join("--" + key.replace("_", "-") for key in spec)
+                    _warn(f"--resume continues the checkpoint's run with its saved settings; not used: {unused}")
                 spec = None
             result = tune(args.game, spec, checkpoint=checkpoint, out=args.out, name=args.name,
                           resume=args.resume, generations=args.generations,
@@ -265,9 +273,11 @@ def main(argv=None) -> int:
     return 0
 
 
-def _with_suffix(out: str) -> str:
-    import os
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
 
+
+def _with_suffix(out: str) -> str:
     root, _ = os.path.splitext(out)
     return root + ".checkpoint.json"
 

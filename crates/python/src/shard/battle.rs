@@ -5,13 +5,13 @@ use arcade_core::progress::Progress;
 use arcade_mines::Level;
 use arcade_mines::battle::arena::{self, MatchPartial};
 use arcade_mines::battle::{Ai, MatchConfig, MatchReport, Rules};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
 /// The options of `arcade mines battle`, with its defaults.
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Spec {
+pub(crate) struct Spec {
     a: String,
     b: String,
     #[serde(default = "thousand")]
@@ -36,6 +36,7 @@ fn battle_level() -> String {
 pub(crate) struct MinesBattle(MatchConfig);
 
 impl Sharded for MinesBattle {
+    type Spec = Spec;
     type Partial = MatchPartial;
 
     fn parse(spec: &str) -> Result<Self, String> {

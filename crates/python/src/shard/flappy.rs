@@ -3,13 +3,13 @@
 use super::{Sharded, check_count, from_spec, to_json};
 use arcade_core::progress::Progress;
 use arcade_flappy::eval::{self, Agent, EvalConfig, EvalPartial, EvalReport};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
 /// The options of `arcade flappy eval`, with its defaults.
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Spec {
+pub(crate) struct Spec {
     /// `heuristic`, `oracle` or a policy file (which must exist on every node).
     policy: String,
     #[serde(default = "hundred")]
@@ -38,6 +38,7 @@ pub(crate) struct FlappyEval {
 }
 
 impl Sharded for FlappyEval {
+    type Spec = Spec;
     type Partial = EvalPartial;
 
     fn parse(spec: &str) -> Result<Self, String> {

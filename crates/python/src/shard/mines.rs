@@ -5,13 +5,13 @@ use arcade_core::progress::Progress;
 use arcade_mines::bench::{self, BenchConfig, BenchPartial, BenchReport};
 use arcade_mines::solver::Strength;
 use arcade_mines::{Board, Level, Rule};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
 /// The options of `arcade mines bench`, with its defaults.
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Spec {
+pub(crate) struct Spec {
     #[serde(default = "expert")]
     level: String,
     #[serde(default = "sfar")]
@@ -45,6 +45,7 @@ fn one() -> u64 {
 pub(crate) struct MinesBench(BenchConfig);
 
 impl Sharded for MinesBench {
+    type Spec = Spec;
     type Partial = BenchPartial;
 
     fn parse(spec: &str) -> Result<Self, String> {

@@ -26,6 +26,8 @@ const MAX_TEXT: usize = 64 << 20;
 
 /// One benchmark that can be played in ranges and merged.
 pub(crate) trait Sharded: Sized + Sync {
+    /// The options as the spec's JSON object holds them, defaults filled in.
+    type Spec: Serialize + DeserializeOwned;
     /// The library's exactly mergeable result of a range.
     type Partial: Serialize + DeserializeOwned + Send;
     /// The spec, checked as the CLI checks its options.
@@ -70,6 +72,12 @@ struct Shard<P> {
     start: u64,
     end: u64,
     partial: P,
+}
+
+/// `spec` checked, with every option spelled out.
+fn canonical<B: Sharded>(kind: &str, spec: &str) -> Result<String, String> {
+    B::parse(spec)?;
+    to_json(&from_spec::<B::Spec>(kind, spec)?)
 }
 
 fn units<B: Sharded>(spec: &str) -> Result<u64, String> {
@@ -187,6 +195,13 @@ macro_rules! by_kind {
     };
 }
 
+/// Checks `spec` and returns it with every option spelled out (the defaults
+/// filled in), so that two specs of one run compare equal.
+#[pyfunction]
+fn shard_spec(kind: &str, spec: &str) -> PyResult<String> {
+    by_kind!(kind, canonical(kind, spec)).map_err(value_error)
+}
+
 /// Checks `spec` and returns the number of games (levels, episodes) of the run.
 #[pyfunction]
 fn shard_units(kind: &str, spec: &str) -> PyResult<u64> {
@@ -233,6 +248,7 @@ fn shard_check(kind: &str, spec: &str, shard: &str) -> PyResult<(u64, u64)> {
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(shard_check, m)?)?;
+    m.add_function(wrap_pyfunction!(shard_spec, m)?)?;
     m.add_function(wrap_pyfunction!(shard_units, m)?)?;
     m.add_function(wrap_pyfunction!(shard_run, m)?)?;
     m.add_function(wrap_pyfunction!(shard_report, m)?)?;

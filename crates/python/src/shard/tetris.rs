@@ -4,13 +4,13 @@ use super::{Sharded, check_count, from_spec, to_json};
 use arcade_core::progress::Progress;
 use arcade_tetris::bench::{self, BenchConfig, BenchPartial, BenchReport};
 use arcade_tetris::{Board, Limits, MoveMode, Randomizer, Rules, Weights};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
 /// The options of `arcade tetris bench`, with its defaults.
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Spec {
+pub(crate) struct Spec {
     /// A built-in AI or a weights file (which must exist on every node).
     ai: String,
     #[serde(default = "drop")]
@@ -64,6 +64,7 @@ pub(crate) struct TetrisBench {
 }
 
 impl Sharded for TetrisBench {
+    type Spec = Spec;
     type Partial = BenchPartial;
 
     fn parse(spec: &str) -> Result<Self, String> {

@@ -12,9 +12,9 @@ use std::ops::Range;
 use std::time::Duration;
 
 /// The options of `arcade tiles bench`, with its defaults.
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Spec {
+pub(crate) struct Spec {
     /// Layer counts, one row each.
     layers: Vec<usize>,
     #[serde(default = "twelve")]
@@ -140,6 +140,7 @@ pub(crate) struct RowPartial {
 }
 
 impl Sharded for TilesBench {
+    type Spec = Spec;
     type Partial = Vec<RowPartial>;
 
     fn parse(spec: &str) -> Result<Self, String> {
