@@ -291,8 +291,8 @@ def tiles_solve(level: str, solver: str = "exact", seconds: float = 10.0, nodes:
 def tiles_check(level: str, clicks: Sequence[int], capacity: Optional[int] = None) -> dict:
     """Replays ``clicks`` (tile ids) on a Sheep a Sheep level (JSON text or
     ``"capture"``)."""
-    if isinstance(clicks, (str, bytes)):
-        raise TypeError("clicks must be a sequence of tile ids (integers), not a string")
+    if isinstance(clicks, (str, bytes)) or not hasattr(clicks, "__iter__"):
+        raise TypeError(f"clicks must be a sequence of tile ids (integers), not {type(clicks).__name__}")
     ids = _integers("clicks", list(clicks), "(a list)")
     if ids.size and ids.min() < 0:
         at = int(np.argmax(ids < 0))

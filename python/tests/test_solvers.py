@@ -258,8 +258,9 @@ def test_grids_and_clicks_are_integers_not_cast():
     for call, message in cases:
         with pytest.raises(ValueError, match=message):
             call()
-    with pytest.raises(TypeError, match="not a string"):
-        ak.tiles_check(level, "123")
+    for clicks, name in [("123", "str"), (None, "NoneType"), (7, "int")]:
+        with pytest.raises(TypeError, match=f"^clicks must be a sequence of tile ids \\(integers\\), not {name}$"):
+            ak.tiles_check(level, clicks)
     # Whole floats, NumPy and object integers give the same answers as ints.
     clicks = [0, 1, 2]
     want = ak.tiles_check(level, clicks)

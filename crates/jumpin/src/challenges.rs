@@ -24,6 +24,8 @@ pub enum ChallengeError {
         field: &'static str,
         found: String,
     },
+    #[error("no challenges: every line is blank or a # comment")]
+    Empty,
     #[error("line {line}: code {code}: {source}")]
     Code {
         line: usize,
@@ -74,12 +76,23 @@ pub fn parse_challenges(text: &str) -> Result<Vec<Challenge>, ChallengeError> {
             minimum: num("minimum", minimum)?,
         });
     }
+    // An empty list would "check" as a success.
+    if out.is_empty() {
+        return Err(ChallengeError::Empty);
+    }
     Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_without_challenges_is_an_error() {
+        for text in ["", "\n\n", "# only a comment\n"] {
+            assert!(matches!(parse_challenges(text), Err(ChallengeError::Empty)));
+        }
+    }
 
     #[test]
     fn the_embedded_official_list_has_60_challenges_numbered_1_to_60() {

@@ -1,5 +1,7 @@
-//! Reading positions: the board format (five lines of `.RFX`) and the
-//! challenge-code format (`C31B42G34M302203FE11`).
+//! Reading positions: the board format (five lines of `.RFX`, with `H` and
+//! `V` for the cells of a horizontal or vertical fox where `F` cells would
+//! pair up more than one way) and the challenge-code format
+//! (`C31B42G34M302203FE11`; a fourth rabbit, beyond the official game, is `W`).
 //!
 //! Errors name where the problem is: line and column (from 1) in a board,
 //! the character position (from 1) in a code.
@@ -15,7 +17,7 @@ pub enum ParseError {
     #[error("line {line}: expected 5 cells, found {found}")]
     LineLength { line: usize, found: usize },
     #[error(
-        "line {line}, column {column}: unknown character {found:?} (expected '.', 'R', 'F' or 'X')"
+        "line {line}, column {column}: unknown character {found:?} (expected '.', 'R', 'F', 'H', 'V' or 'X')"
     )]
     UnknownChar {
         line: usize,
@@ -26,7 +28,10 @@ pub enum ParseError {
         "line {line}, column {column}: fox cell without a partner (a fox is two adjacent F cells)"
     )]
     UnpairedFox { line: usize, column: usize },
-    #[error("line {line}, column {column}: fox cells pair up in more than one way")]
+    #[error(
+        "line {line}, column {column}: fox cells pair up in more than one way \
+         (write a horizontal fox's cells as H and a vertical one's as V)"
+    )]
     AmbiguousFoxes { line: usize, column: usize },
     #[error("position {position}: {message}")]
     Code { position: usize, message: String },
@@ -45,6 +50,7 @@ pub fn parse_board(text: &str) -> Result<Position, ParseError> {
         return Err(ParseError::LineCount { found: lines.len() });
     }
     let (mut rabbits, mut mushrooms, mut fox_cells) = (0u32, 0u32, 0u32);
+    let (mut across, mut down) = (0u32, 0u32);
     for (y, line) in lines.iter().enumerate() {
         let found = line.chars().count();
         if found != SIZE as usize {
@@ -57,6 +63,8 @@ pub fn parse_board(text: &str) -> Result<Position, ParseError> {
                 'R' => rabbits |= b,
                 'X' => mushrooms |= b,
                 'F' => fox_cells |= b,
+                'H' => across |= b,
+                'V' => down |= b,
                 _ => {
                     return Err(ParseError::UnknownChar {
                         line: y + 1,
@@ -67,8 +75,39 @@ pub fn parse_board(text: &str) -> Result<Position, ParseError> {
             }
         }
     }
-    let foxes = pair_foxes(fox_cells)?;
+    let mut foxes = pair_along(across, 1)?;
+    foxes.extend(pair_along(down, SIZE)?);
+    foxes.extend(pair_foxes(fox_cells)?);
     Ok(Position::new(rabbits, mushrooms, foxes)?)
+}
+
+/// Pairs cells of foxes that all lie one way (`step` 1: across, SIZE:
+/// down): in reading order, each cell with the next one along.
+fn pair_along(mut cells: u32, step: Cell) -> Result<Vec<Fox>, ParseError> {
+    let mut foxes = Vec::new();
+    while cells != 0 {
+        let c = cells.trailing_zeros() as Cell;
+        let (x, y) = xy(c);
+        let room = if step == 1 {
+            x + 1 < SIZE
+        } else {
+            y + 1 < SIZE
+        };
+        if !room || cells & bit(c + step) == 0 {
+            return Err(ParseError::UnpairedFox {
+                line: y as usize + 1,
+                column: x as usize + 1,
+            });
+        }
+        foxes.push(Fox::from_cells(c, c + step).expect("neighbours"));
+        cells &= !(bit(c) | bit(c + step));
+    }
+    Ok(foxes)
+}
+
+/// Whether the fox cells `cells` pair up more than one way as plain `F`s.
+pub(crate) fn foxes_ambiguous(cells: u32) -> bool {
+    matches!(pair_foxes(cells), Err(ParseError::AmbiguousFoxes { .. }))
 }
 
 /// Splits fox cells into foxes (dominoes); there must be exactly one way.
@@ -141,7 +180,7 @@ impl Pairing {
     }
 }
 
-/// Parses a challenge code: `C`, `B`, `G` each followed by a rabbit's `xy`;
+/// Parses a challenge code: `C`, `B`, `G` (and `W`) each followed by a rabbit's `xy`;
 /// `M` followed by mushroom `xy` pairs; `F` followed by `{N|S|E|W}xy`
 /// entries, the head of a fox and the way it faces (the tail is behind).
 pub fn parse_code(code: &str) -> Result<Position, ParseError> {
@@ -159,7 +198,7 @@ pub fn parse_code(code: &str) -> Result<Position, ParseError> {
         let start = reader.at;
         reader.at += 1;
         match letter {
-            'C' | 'B' | 'G' => {
+            'C' | 'B' | 'G' | 'W' => {
                 if colours_seen.contains(letter) {
                     return Err(reader.error(start, &format!("rabbit {letter} appears twice")));
                 }
@@ -209,7 +248,7 @@ pub fn parse_code(code: &str) -> Result<Position, ParseError> {
             other => {
                 return Err(reader.error(
                     start,
-                    &format!("unexpected {other:?} (expected C, B, G, M or F)"),
+                    &format!("unexpected {other:?} (expected C, B, G, W, M or F)"),
                 ));
             }
         }
@@ -342,6 +381,80 @@ mod tests {
     }
 
     #[test]
+    fn h_and_v_say_which_way_side_by_side_foxes_lie() {
+        let across = parse_board("R....\n.HH..\n.HH..\n.....\n.....\n").unwrap();
+        let down = parse_board("R....\n.VV..\n.VV..\n.....\n.....\n").unwrap();
+        assert_ne!(across, down);
+        assert_eq!(across.to_string(), "R....\n.HH..\n.HH..\n.....\n.....\n");
+        assert_eq!(down.to_string(), "R....\n.VV..\n.VV..\n.....\n.....\n");
+        // Boards that pair one way keep writing F.
+        let plain = parse_board("FFFFR\n.....\nF....\nF....\n.....\n").unwrap();
+        assert_eq!(plain.to_string(), "FFFFR\n.....\nF....\nF....\n.....\n");
+        assert!(matches!(
+            parse_board("R....\n.H...\n.H...\n.....\n.....\n"),
+            Err(ParseError::UnpairedFox { line: 2, column: 2 })
+        ));
+    }
+
+    /// Every position reads back from its board and from its code, four
+    /// rabbits included (their code once was None, and boards with two foxes
+    /// side by side did not read back).
+    #[test]
+    fn random_positions_read_back_from_board_and_code() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: u32| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 33) % u64::from(n)) as u32
+        };
+        let (mut checked, mut spelled, mut four) = (0, 0, 0);
+        while checked < 20_000 {
+            let mut used = 0u32;
+            let mut foxes = Vec::new();
+            for _ in 0..next(4) {
+                let c = next(CELLS as u32) as Cell;
+                let other = if next(2) == 0 { c + 1 } else { c + SIZE };
+                match Fox::from_cells(c, other) {
+                    Some(f) if used & f.mask() == 0 => {
+                        used |= f.mask();
+                        foxes.push(f);
+                    }
+                    _ => {}
+                }
+            }
+            let (rabbit_count, mushroom_count) = (1 + next(4), next(4));
+            let mut place = |count: u32| {
+                let mut mask = 0u32;
+                for _ in 0..count {
+                    let b = bit(next(CELLS as u32) as Cell);
+                    if used & b == 0 {
+                        used |= b;
+                        mask |= b;
+                    }
+                }
+                mask
+            };
+            let (rabbits, mushrooms) = (place(rabbit_count), place(mushroom_count));
+            let Ok(p) = Position::new(rabbits, mushrooms, foxes) else {
+                continue;
+            };
+            let board = p.to_string();
+            assert_eq!(parse_board(&board).as_ref(), Ok(&p), "{board}");
+            let code = p.to_code().expect("at most four rabbits");
+            assert_eq!(parse_code(&code).as_ref(), Ok(&p), "{code}");
+            checked += 1;
+            spelled += usize::from(board.contains('H') || board.contains('V'));
+            four += usize::from(rabbits.count_ones() == 4);
+        }
+        // The cases the fixes are for were really met.
+        assert!(
+            spelled > 100 && four > 100,
+            "{spelled} spelled, {four} with four rabbits"
+        );
+    }
+
+    #[test]
     fn unambiguous_runs_pair_up() {
         // Four in a row pair one way; an L of three plus one pairs one way.
         let p = parse_board("FFFF.\n.R...\n.....\nFF...\nF....\n");
@@ -362,7 +475,7 @@ mod tests {
         );
         assert_eq!(
             err("C31Q"),
-            "position 4: unexpected 'Q' (expected C, B, G, M or F)"
+            "position 4: unexpected 'Q' (expected C, B, G, W, M or F)"
         );
         assert_eq!(
             err("C31M3"),

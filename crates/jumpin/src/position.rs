@@ -194,25 +194,32 @@ impl Position {
             .expect("eight symmetries")
     }
 
-    /// The character of a cell in the board format.
-    fn char_at(&self, c: Cell, foxes: u32) -> char {
+    /// The character of a cell in the board format: fox cells are `F`, or
+    /// `H` and `V` (across, down) when `F`s would pair up more than one way.
+    fn char_at(&self, c: Cell, (across, down): (u32, u32), spelled: bool) -> char {
         if self.rabbits & bit(c) != 0 {
             'R'
         } else if self.mushrooms & bit(c) != 0 {
             'X'
-        } else if foxes & bit(c) != 0 {
-            'F'
+        } else if (across | down) & bit(c) != 0 {
+            match (spelled, across & bit(c) != 0) {
+                (false, _) => 'F',
+                (true, true) => 'H',
+                (true, false) => 'V',
+            }
         } else {
             '.'
         }
     }
 
     /// The challenge code (`C31B42G34M302203FE11`), or `None` when there are
-    /// more than three rabbits (the code names only C, B and G). Rabbits get
-    /// their letters in reading order; foxes face east or south.
+    /// more than four rabbits (the official code names C, B and G; arcade
+    /// adds W for a fourth). Rabbits get their letters in reading order;
+    /// foxes face east or south.
     pub fn to_code(&self) -> Option<String> {
+        const LETTERS: [char; 4] = ['C', 'B', 'G', 'W'];
         let rabbits: Vec<Cell> = cells(self.rabbits).collect();
-        if rabbits.len() > 3 {
+        if rabbits.len() > LETTERS.len() {
             return None;
         }
         let pair = |c: Cell| {
@@ -220,7 +227,7 @@ impl Position {
             format!("{x}{y}")
         };
         let mut code = String::new();
-        for (letter, &c) in ['C', 'B', 'G'].iter().zip(&rabbits) {
+        for (letter, &c) in LETTERS.iter().zip(&rabbits) {
             code.push(*letter);
             code += &pair(c);
         }
@@ -245,12 +252,15 @@ impl Position {
     }
 }
 
-/// The board format: five lines of `.`, `R`, `F`, `X`.
+/// The board format: five lines of `.`, `R`, `F` (or `H` and `V`), `X`.
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (h, v) = self.fox_masks();
+        let spelled = crate::parse::foxes_ambiguous(h | v);
         for y in 0..SIZE {
-            let row: String = (0..SIZE).map(|x| self.char_at(cell(x, y), h | v)).collect();
+            let row: String = (0..SIZE)
+                .map(|x| self.char_at(cell(x, y), (h, v), spelled))
+                .collect();
             writeln!(f, "{row}")?;
         }
         Ok(())

@@ -15,7 +15,7 @@ proptest! {
         let (layout, s) = Layout::split(&p);
         let mut fast = Vec::new();
         layout.for_each_move(s, |m, next| {
-            fast.push((format!("{:?}", describe(&layout, s, m)), layout.position(next).to_string()));
+            fast.push((format!("{:?}", describe(&layout, s, m)), Grid::from_position(&layout.position(next)).to_string()));
         });
         let mut naive: Vec<(String, String)> = Grid::from_position(&p)
             .moves()

@@ -43,9 +43,16 @@ pub struct Position {
 }
 
 impl Position {
-    /// True when the board is empty ([`Board::is_won`]).
+    /// True when the board and the tray are empty ([`Board::is_won`]).
     pub fn is_won(&self) -> bool {
-        self.remaining == 0
+        self.remaining == 0 && self.tray_len == 0
+    }
+
+    /// True when the board is empty but the tray is not: tiles of a type
+    /// whose count is not a multiple of 3 can never match, so the game is
+    /// over and lost.
+    pub fn is_stranded(&self) -> bool {
+        self.remaining == 0 && self.tray_len > 0
     }
 
     /// Tiles taken so far ([`Board::gone`]).
@@ -154,10 +161,10 @@ impl<'a> Board<'a> {
         self.pos.remaining
     }
 
-    /// True when the board is empty (the tray then is too, if the tile
-    /// counts are multiples of 3).
+    /// True when the board and the tray are empty (a board emptied with
+    /// tiles left in the tray is lost: [`Position::is_stranded`]).
     pub fn is_won(&self) -> bool {
-        self.pos.remaining == 0
+        self.pos.is_won()
     }
 
     /// What clicking free tile `i` would do, without doing it.

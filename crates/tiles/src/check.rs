@@ -9,10 +9,13 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "result", rename_all = "kebab-case")]
 pub enum Ending {
-    /// Every tile was taken.
+    /// Every tile was taken and the tray is empty.
     Won,
     /// The tray filled up at click `at` (0-based); later clicks are ignored.
     Lost { at: usize },
+    /// Every tile was taken, but the tray still holds some: a type whose
+    /// count is not a multiple of 3 can never match, so the game is lost.
+    Stranded,
     /// All clicks were legal, the tray never filled, tiles remain.
     Unfinished { remaining: usize },
     /// Click `at` was not allowed.
@@ -83,7 +86,11 @@ pub fn replay(level: &Level, clicks: &[usize]) -> Replay {
         }
     }
     let ending = if taken.iter().all(|&t| t) {
-        Ending::Won
+        if tray.is_empty() {
+            Ending::Won
+        } else {
+            Ending::Stranded
+        }
     } else {
         Ending::Unfinished {
             remaining: taken.iter().filter(|&&t| !t).count(),

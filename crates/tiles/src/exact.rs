@@ -365,8 +365,8 @@ impl<'a> Search<'a> {
     /// Visits the current position: won, known lost, or open with its moves
     /// pushed. A lost position is left as it was found.
     fn enter(&mut self) -> Result<Entry, Stop> {
-        self.nodes += 1;
         self.check_budget()?;
+        self.nodes += 1;
         let key = self.hash;
         if self.board.is_won() {
             return Ok(Entry::Won);
@@ -401,8 +401,9 @@ impl<'a> Search<'a> {
         }))
     }
 
+    /// Whether another node may be visited: `--nodes N` visits at most N.
     fn check_budget(&self) -> Result<(), Stop> {
-        if self.limits.nodes.is_some_and(|n| self.nodes > n) {
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
             return Err(Stop::Limit(Limit::Nodes));
         }
         if self.nodes >= self.restart_at {
@@ -760,6 +761,7 @@ mod tests {
         let level = crate::layout::Classic::new(20).random_level(3).unwrap();
         let out = solve(&level, &Limits::nodes(5));
         assert_eq!(out.verdict, Verdict::Unknown(Limit::Nodes));
+        assert_eq!(out.nodes, 5, "a budget of 5 nodes visits 5");
     }
 
     proptest! {

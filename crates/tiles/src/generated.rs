@@ -63,6 +63,10 @@ pub enum Provenance {
     DeSwap {
         /// Whether greedy clears the best level found.
         greedy_clears: bool,
+        /// Greedy's winning clicks, when it clears the level: a certificate
+        /// `tiles check` replays, as a constructed level's.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        intended: Vec<usize>,
         /// The evolution's fitness: the share of the best level's tiles
         /// greedy removes (the report's `greedy_share` is measured on the
         /// level written; older files call this one `greedy_share` too).
@@ -143,6 +147,10 @@ pub enum VerifyError {
     IntendedLoses,
     #[error("internal error: a constructed level was refuted by the exact solver")]
     Refuted,
+    /// De-swap's best level is not known to be solvable: greedy fails on it
+    /// and the exact solver refuted it or ran out of its budget.
+    #[error("de-swap found no level the greedy player clears, and the exact solver {0}")]
+    DeSwapUnproven(&'static str),
 }
 
 /// Checks the tray size a generator can fill: the range a level may ask
@@ -189,6 +197,7 @@ pub fn generate_verified(
             let e = evolve(&shape, capacity, &de, seed).map_err(GenerateError::from)?;
             let provenance = Provenance::DeSwap {
                 greedy_clears: e.won,
+                intended: Vec::new(),
                 search_greedy_share: e.best_share,
                 generations: e.generations,
                 evaluations: e.evaluations,
@@ -204,6 +213,25 @@ pub fn generate_verified(
         return Err(VerifyError::Refuted);
     }
     let greedy = play_greedy(&level);
+    let mut provenance = provenance;
+    if let Provenance::DeSwap { intended, .. } = &mut provenance {
+        match (&verified.verdict, greedy.won) {
+            (_, true) => *intended = greedy.clicks.clone(),
+            (Verdict::Solved(_), false) => {}
+            (Verdict::Unsolvable(_), false) => {
+                return Err(VerifyError::DeSwapUnproven(
+                    "refuted the best one; nothing was written (raise --de-generations, \
+                     or try another --seed or a larger tray)",
+                ));
+            }
+            (Verdict::Unknown(_), false) => {
+                return Err(VerifyError::DeSwapUnproven(
+                    "could not decide the best one within its budget; nothing was written \
+                     (raise --verify-seconds or --de-generations)",
+                ));
+            }
+        }
+    }
     let meta = GenerateMeta {
         provenance,
         layers: shape.layers,
@@ -212,8 +240,10 @@ pub fn generate_verified(
         seed,
     };
     let mut summary = meta.clone();
-    if let Provenance::Construct { intended, .. } = &mut summary.provenance {
-        intended.clear();
+    match &mut summary.provenance {
+        Provenance::Construct { intended, .. } | Provenance::DeSwap { intended, .. } => {
+            intended.clear()
+        }
     }
     let report = GenerateReport {
         meta: summary,
@@ -327,6 +357,55 @@ mod tests {
         assert_eq!(serde_json::from_value::<GenerateReport>(v).unwrap(), report);
         let (again, _) = generate_verified(&c, &Limits::nodes(200_000)).unwrap();
         assert_eq!(again.to_json(), generated.to_json());
+    }
+
+    /// A de-swap level is written only when it is known solvable, and then
+    /// holds greedy's winning clicks as its certificate.
+    #[test]
+    fn de_swap_levels_are_proven_solvable_or_refused() {
+        let de = EvolveConfig {
+            generations: 2,
+            population: 4,
+            swaps: 1,
+            ..EvolveConfig::default()
+        };
+        let hard = GenerateConfig {
+            shape: Classic {
+                layers: 26,
+                types: 12,
+                groups: 10,
+            },
+            capacity: 4,
+            method: Method::DeSwap(de),
+            seed: 6,
+        };
+        let refused = generate_verified(&hard, &Limits::nodes(1_000_000)).unwrap_err();
+        assert!(
+            refused.to_string().contains("refuted the best one"),
+            "{refused}"
+        );
+        let undecided = generate_verified(&hard, &Limits::nodes(10)).unwrap_err();
+        assert!(
+            undecided.to_string().contains("could not decide"),
+            "{undecided}"
+        );
+        let easy = GenerateConfig {
+            method: Method::DeSwap(EvolveConfig::default()),
+            ..config(Method::Construct { difficulty: 0.0 })
+        };
+        let (generated, report) = generate_verified(&easy, &Limits::nodes(50_000)).unwrap();
+        assert!(report.greedy_wins);
+        let back = GeneratedLevel::parse(&generated.to_json()).unwrap();
+        let Provenance::DeSwap { intended, .. } = &back.meta.provenance else {
+            panic!("de-swap");
+        };
+        assert!(replay(&back.level, intended).won());
+        assert!(
+            serde_json::to_value(&report)
+                .unwrap()
+                .get("intended")
+                .is_none()
+        );
     }
 
     #[test]

@@ -56,7 +56,8 @@ impl Greedy {
         }
     }
 
-    /// The tile the greedy player clicks next; `None` when the board is empty.
+    /// The tile the greedy player clicks next; `None` when the board is empty
+    /// (won, or stranded with tiles in the tray).
     ///
     /// For each type with `need` = 3 − (its tiles in the tray) tiles still to
     /// find, the plan is its `need` cheapest tiles to dig out and everything
@@ -66,7 +67,7 @@ impl Greedy {
     /// triple, then a type with more in the tray, then the lower id.
     pub fn choose(&mut self, board: &Board) -> Option<usize> {
         let level = board.level();
-        if board.is_won() {
+        if board.remaining() == 0 {
             return None;
         }
         self.rank_tiles(board);
@@ -166,6 +167,31 @@ mod tests {
         let p = play_greedy(&level);
         assert!(!p.won);
         assert_eq!((p.clicks.len(), p.taken), (3, 2));
+    }
+
+    /// Four tiles of one type: all can be taken, but the fourth stays in the
+    /// tray for ever. Greedy, the replay and a played game all call it lost,
+    /// as the exact solver's proof does; they called it won.
+    #[test]
+    fn an_emptied_board_with_tiles_in_the_tray_is_lost() {
+        let tiles: Vec<Tile> = (0..4).map(|i| tile(1, 0, 8 * i, 0)).collect();
+        let level = Level::new(tiles, 7).unwrap();
+        let p = play_greedy(&level);
+        assert_eq!((p.clicks.len(), p.won), (4, false));
+        let r = replay(&level, &p.clicks);
+        assert_eq!(
+            (r.ending, r.tray),
+            (crate::check::Ending::Stranded, vec![1])
+        );
+        let mut game = crate::play::TilesGame::new(level.clone());
+        let statuses: Vec<_> = p.clicks.iter().map(|&t| game.click(t).unwrap()).collect();
+        assert_eq!(statuses[3], crate::play::TilesStatus::Lost);
+        assert!(
+            statuses[..3]
+                .iter()
+                .all(|&s| s == crate::play::TilesStatus::Playing)
+        );
+        assert!(!Board::new(&level).is_won());
     }
 
     proptest! {

@@ -191,7 +191,7 @@ impl TilesGame {
     }
 
     pub fn status(&self) -> TilesStatus {
-        if self.overflowed {
+        if self.overflowed || self.position.is_stranded() {
             TilesStatus::Lost
         } else if self.position.is_won() {
             TilesStatus::Won

@@ -162,15 +162,19 @@ impl fmt::Display for SolveReport {
                 writeln!(f, "unsolvable ({why}; {nodes} nodes, {seconds:.3} s)")
             }
             VerdictKind::Unknown => {
+                let (taken, tiles) = (self.taken, self.tiles);
                 let why = match self.limit {
                     Some(Limit::Nodes) => "the nodes limit ran out",
                     Some(Limit::Time) => "the time limit ran out",
                     None => "greedy lost",
                 };
+                let how_far = match self.limit {
+                    Some(_) => format!("the deepest line searched took {taken} of {tiles} tiles"),
+                    None => format!("after taking {taken} of {tiles} tiles"),
+                };
                 writeln!(
                     f,
-                    "unknown: {why} (at most {} of {} tiles taken; {nodes} nodes, {seconds:.3} s)",
-                    self.taken, self.tiles
+                    "unknown: {why} ({how_far}; {nodes} nodes, {seconds:.3} s)"
                 )
             }
         }
@@ -231,6 +235,12 @@ impl fmt::Display for CheckReport {
                     more => writeln!(f, "; {more} later clicks ignored"),
                 }
             }
+            Ending::Stranded => writeln!(
+                f,
+                "legal, loses: all {n} tiles taken in {} clicks, but the tray still holds {:?} \
+                 (a type's count is not a multiple of 3)",
+                self.legal_clicks, self.tray
+            ),
             Ending::Unfinished { remaining } => writeln!(
                 f,
                 "legal, unfinished: {remaining} of {n} tiles still on the board, tray {:?}",
@@ -238,7 +248,10 @@ impl fmt::Display for CheckReport {
             ),
             Ending::Illegal { at, tile, why } => {
                 let why = match why {
-                    Illegal::NoSuchTile => format!("there is no tile {tile} (ids are 0..{n})"),
+                    Illegal::NoSuchTile => format!(
+                        "there is no tile {tile} (ids are 0 to {})",
+                        n.saturating_sub(1)
+                    ),
                     Illegal::AlreadyTaken => format!("tile {tile} was already taken"),
                     Illegal::Covered { by } => format!("tile {tile} is covered by tile {by}"),
                 };

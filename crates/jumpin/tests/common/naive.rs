@@ -203,7 +203,8 @@ impl fmt::Display for Grid {
                     Square::Empty => '.',
                     Square::Rabbit => 'R',
                     Square::Mushroom => 'X',
-                    Square::Fox(..) => 'F',
+                    Square::Fox(_, true) => 'H',
+                    Square::Fox(_, false) => 'V',
                 })
                 .collect();
             writeln!(f, "{line}")?;
