@@ -172,7 +172,7 @@ fn clap_line(rendered: &str) -> String {
             message.push(line);
         }
     }
-    let mut text = message.join(" ");
+    let mut text = plain_parse_errors(&message.join(" "));
     if text.is_empty() {
         text = "error: bad arguments".into();
     }
@@ -180,6 +180,24 @@ fn clap_line(rendered: &str) -> String {
         text = format!("{text} (tip: {t})");
     }
     one_line(&text)
+}
+
+/// Rust's integer parse errors, which clap passes on, in the user's terms
+/// (every integer option is unsigned: `--seed -1` said "invalid digit found
+/// in string").
+fn plain_parse_errors(text: &str) -> String {
+    text.replace(
+        "invalid digit found in string",
+        "expected a whole number from 0 (digits only)",
+    )
+    .replace(
+        "number too large to fit in target type",
+        "the number is too large",
+    )
+    .replace(
+        "cannot parse integer from empty string",
+        "expected a whole number, found nothing",
+    )
 }
 
 /// Reads a user's text file or stdin (`-`), bounded; unreadable or
