@@ -177,7 +177,7 @@ pub fn generate_verified(
         seed,
         ..
     } = *config;
-    let (level, provenance) = match config.method {
+    let (level, mut provenance) = match config.method {
         Method::Construct { difficulty } => {
             let g = construct(&shape, capacity, difficulty, seed)?;
             if !replay(&g.level, &g.intended).won() {
@@ -213,7 +213,6 @@ pub fn generate_verified(
         return Err(VerifyError::Refuted);
     }
     let greedy = play_greedy(&level);
-    let mut provenance = provenance;
     if let Provenance::DeSwap { intended, .. } = &mut provenance {
         match (&verified.verdict, greedy.won) {
             (_, true) => *intended = greedy.clicks.clone(),

@@ -116,8 +116,6 @@ function show(st) {
   board.dataset.verdict = d.verdict;
   board.dataset.clicks = String(v.clicks);
   if (v.status === "won") say(msg, "Cleared!", "good");
-  else if (v.status === "lost" && v.tiles.length === 0)
-    say(msg, "Every tile is taken, but the tray still holds some that can never match: lost.", "bad");
   else if (v.status === "lost") say(msg, "The tray is full: lost. Undo to take the click back.", "bad");
   else say(msg, ""); // playing again after an undo: no stale "Cleared!" or "lost"
 }
