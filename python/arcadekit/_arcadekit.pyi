@@ -276,9 +276,13 @@ def tiles_generate(
     types: int = 12,
     groups: int = 10,
     capacity: int = 7,
-    difficulty: float = 0.5,
+    difficulty: Optional[float] = None,
     seed: int = 1,
     verify_seconds: float = 10.0,
+    method: str = "construct",
+    de_generations: Optional[int] = None,
+    de_population: Optional[int] = None,
+    de_swaps: Optional[int] = None,
 ) -> Tuple[str, str]: ...
 
 class BattleCore:

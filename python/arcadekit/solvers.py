@@ -301,8 +301,31 @@ def tiles_check(level: str, clicks: Sequence[int], capacity: Optional[int] = Non
 
 
 @checked
-def tiles_generate(layers: int = 26, types: int = 12, groups: int = 10, capacity: int = 7, difficulty: float = 0.5, seed: int = 1, verify_seconds: float = 10.0) -> Tuple[str, dict]:
-    """A Sheep a Sheep level solvable by construction, verified by the exact
-    solver: ``(level_json, report)``."""
-    level, report = _ak.tiles_generate(layers, types, groups, capacity, difficulty, seed, verify_seconds)
+def tiles_generate(
+    layers: int = 26,
+    types: int = 12,
+    groups: int = 10,
+    capacity: int = 7,
+    difficulty: Optional[float] = None,
+    seed: int = 1,
+    verify_seconds: float = 10.0,
+    method: str = "construct",
+    de_generations: Optional[int] = None,
+    de_population: Optional[int] = None,
+    de_swaps: Optional[int] = None,
+) -> Tuple[str, dict]:
+    """A Sheep a Sheep level, verified by the exact solver within
+    ``verify_seconds``: ``(level_json, report)``.
+
+    ``method="construct"`` (the default) builds the level around a random
+    legal removal order, so it is solvable by construction; ``difficulty``
+    (0 to 1, default 0.5) is how long tiles wait in the tray.
+    ``method="de-swap"`` is the published approach: differential evolution
+    swaps tiles of a random deal until the greedy player clears it
+    (``de_generations`` 100, ``de_population`` 40, ``de_swaps`` 20 by
+    default). A de-swap level is returned only when it is known solvable;
+    otherwise a ``ValueError`` says which argument to raise."""
+    level, report = _ak.tiles_generate(
+        layers, types, groups, capacity, difficulty, seed, verify_seconds, method, de_generations, de_population, de_swaps
+    )
     return level, json.loads(report)

@@ -1,5 +1,6 @@
 """The solvers as functions: equal to bottleneck and to the CLI, errors as ValueError."""
 
+import json
 import math
 import pathlib
 import signal
@@ -419,6 +420,37 @@ def test_jumpin_generate_gives_a_puzzle_of_that_length():
         ak.jumpin_generate(5, rabbits=9)
 
 
+def test_tiles_generate_de_swap_returns_only_levels_known_solvable():
+    level, report = ak.tiles_generate(layers=4, types=4, groups=1, method="de-swap", de_generations=2, seed=5)
+    meta = json.loads(level)["meta"]
+    assert meta["generator"] == report["generator"] == "de-swap"
+    # Greedy cleared it, so its clicks are kept and replay to a win.
+    assert report["greedy_clears"] and len(meta["intended"]) == report["tiles"] == 12
+    assert ak.tiles_check(level, meta["intended"])["won"]
+    # A tray of 3 on 12 layers with one tiny generation: not known solvable,
+    # so nothing is returned and the error names what to raise.
+    # (Undecided within half a second here; a faster machine may refute it.)
+    advice = r"\((raise verify_seconds or de_generations|raise de_generations, or try another seed or a larger capacity)\)"
+    with pytest.raises(ValueError, match=rf"^de-swap found no level the greedy player clears, .*; nothing was made {advice}$"):
+        ak.tiles_generate(layers=12, capacity=3, method="de-swap", de_generations=1, de_population=4, verify_seconds=0.5)
+    # Each method refuses the other's settings, as the CLI does.
+    with pytest.raises(ValueError, match='^difficulty only applies to method="construct"$'):
+        ak.tiles_generate(method="de-swap", difficulty=0.3)
+    with pytest.raises(ValueError, match='^de_generations, de_population and de_swaps only apply to method="de-swap"$'):
+        ak.tiles_generate(de_swaps=3)
+    with pytest.raises(ValueError, match=r"^de-swap population 3 is out of range \(4..=100000\)$"):
+        ak.tiles_generate(method="de-swap", de_population=3)
+    with pytest.raises(ValueError, match=r'^unknown method "x" \(expected "construct" or "de-swap"\)$'):
+        ak.tiles_generate(method="x")
+
+
+def test_tiles_shapes_get_the_same_message_from_every_entry():
+    for bad, message in [(dict(layers=0), r"layers 0 is out of range \(1..=200\)"), (dict(types=0), "types must be at least 1"), (dict(groups=0), "groups must be at least 1")]:
+        for make in (ak.tiles_generate, ak.TilesEnv):
+            with pytest.raises(ValueError, match=f"^{message}$"):
+                make(**bad)
+
+
 def test_tiles_generate_solve_and_check():
     # The CLI's bound on layers holds here too (the library checks it).
     with pytest.raises(ValueError, match=r"^layers 1000000 is out of range \(1..=200\)$"):
@@ -446,8 +478,9 @@ def test_tiles_generate_solve_and_check():
         ak.tiles_check("level-90031.json", [])
     with pytest.raises(ValueError, match="solver"):
         ak.tiles_solve(level, solver="magic")
-    with pytest.raises(ValueError, match="^nodes must be at least 1$"):
-        ak.tiles_solve(level, nodes=0)
+    for nodes in (0, 10**12 + 1):  # the CLI's --nodes range
+        with pytest.raises(ValueError, match=rf"^nodes {nodes} is out of range \(1..=1000000000000\)$"):
+            ak.tiles_solve(level, nodes=nodes)
     # The library names the setting, not the CLI's flag.
     # The same range as a generated level's: below 3 no triple can vanish.
     with pytest.raises(ValueError, match=r"^capacity: tray capacity must be from 3 \(for a triple to vanish\) to 64, got 2$"):

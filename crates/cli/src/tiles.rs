@@ -6,9 +6,9 @@ use crate::run_options::{RunOptions, count, seconds, unit};
 use anyhow::{Context, Result, anyhow};
 use arcade_core::checkpoint::check_writable;
 use arcade_tiles::bench::{self, BenchConfig, Source};
-use arcade_tiles::evolve::EvolveConfig;
+use arcade_tiles::evolve::{self, EvolveConfig};
 use arcade_tiles::exact::Limits;
-use arcade_tiles::generated::{GenerateConfig, Method, VerifyError};
+use arcade_tiles::generated::{GenerateConfig, Method, Unproven, VerifyError};
 use arcade_tiles::layout::{Classic, MAX_LAYERS};
 use arcade_tiles::{
     Level, Solver, check_clicks, generate_verified, load_level, parse_clicks, solve_level,
@@ -90,6 +90,20 @@ enum MethodName {
     Construct,
     /// DE swaps until greedy clears the level (the published approach).
     DeSwap,
+}
+
+/// A de-swap setting within the library's `range`.
+fn de_setting(
+    range: std::ops::RangeInclusive<usize>,
+) -> impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync + 'static {
+    move |s: &str| match s.trim().parse::<usize>() {
+        Ok(n) if range.contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a whole number from {} to {}",
+            range.start(),
+            range.end()
+        )),
+    }
 }
 
 /// A layer count, 1..=200.
@@ -219,14 +233,14 @@ struct MethodArgs {
     #[arg(long, value_name = "D", value_parser = unit)]
     difficulty: Option<f64>,
     /// de-swap: generations before giving up [default: 100].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    de_generations: Option<u32>,
+    #[arg(long, value_name = "N", value_parser = de_setting(evolve::GENERATIONS))]
+    de_generations: Option<usize>,
     /// de-swap: candidates per generation [default: 40].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(4..=100_000))]
-    de_population: Option<u32>,
+    #[arg(long, value_name = "N", value_parser = de_setting(evolve::POPULATION))]
+    de_population: Option<usize>,
     /// de-swap: swaps per candidate [default: 20].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    de_swaps: Option<u32>,
+    #[arg(long, value_name = "N", value_parser = de_setting(evolve::SWAPS))]
+    de_swaps: Option<usize>,
 }
 
 impl MethodArgs {
@@ -249,12 +263,15 @@ impl MethodArgs {
             MethodName::Construct => Ok(Source::Construct {
                 difficulty: self.difficulty.unwrap_or(0.5),
             }),
-            MethodName::DeSwap => Ok(Source::Evolve(EvolveConfig {
-                generations: self.de_generations.map_or(100, |n| n as usize),
-                population: self.de_population.map_or(40, |n| n as usize),
-                swaps: self.de_swaps.map_or(20, |n| n as usize),
-                time: None,
-            })),
+            MethodName::DeSwap => {
+                let default = EvolveConfig::default();
+                Ok(Source::Evolve(EvolveConfig {
+                    generations: self.de_generations.unwrap_or(default.generations),
+                    population: self.de_population.unwrap_or(default.population),
+                    swaps: self.de_swaps.unwrap_or(default.swaps),
+                    time: None,
+                }))
+            }
         }
     }
 }
@@ -354,6 +371,14 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
     }
 }
 
+/// Which options to raise when de-swap's level is not known solvable.
+fn unproven_advice(why: Unproven) -> &'static str {
+    match why {
+        Unproven::Refuted => "raise --de-generations, or try another --seed or a larger tray",
+        Unproven::Undecided => "raise --verify-seconds or --de-generations",
+    }
+}
+
 fn generate_cmd(a: GenerateArgs) -> Result<()> {
     let method = match a.knobs.source(a.method)? {
         Source::Evolve(de) => Method::DeSwap(de),
@@ -374,6 +399,9 @@ fn generate_cmd(a: GenerateArgs) -> Result<()> {
     let limits = Limits::seconds(a.verify_seconds);
     let (level, mut report) = generate_verified(&config, &limits).map_err(|e| match e {
         VerifyError::Generate(_) => bad_input(e),
+        VerifyError::DeSwapUnproven(why) => {
+            anyhow!("{e}; nothing was written ({})", unproven_advice(why))
+        }
         _ => e.into(),
     })?;
     std::fs::write(&a.out, level.to_json())

@@ -7,6 +7,8 @@ use arcade_core::input::MAX_INPUT_BYTES;
 use arcade_core::progress::Progress;
 use arcade_signal::{Algorithm, prefix_medians_append, rolling_median_append};
 use arcade_sketch::Light;
+use arcade_tiles::evolve::EvolveConfig;
+use arcade_tiles::generated::{Method, Unproven, VerifyError};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyReadonlyArrayDyn};
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -412,8 +414,11 @@ fn tiles_solve(
     if !(seconds.is_finite() && seconds > 0.0) {
         return Err(value_error("seconds must be a positive number"));
     }
-    if nodes == Some(0) {
-        return Err(value_error("nodes must be at least 1"));
+    if let Some(n) = nodes.filter(|n| !(1..=crate::shard::MAX_COUNT).contains(n)) {
+        return Err(value_error(format!(
+            "nodes {n} is out of range (1..={})",
+            crate::shard::MAX_COUNT
+        )));
     }
     let limits = arcade_tiles::Limits {
         nodes,
@@ -433,10 +438,12 @@ fn tiles_check(level: &str, clicks: Vec<usize>, capacity: Option<usize>) -> PyRe
     to_json(&arcade_tiles::check_clicks(&level, &clicks))
 }
 
-/// Sheep a Sheep: a level solvable by construction, verified by the exact
-/// solver: (level JSON, report JSON).
+/// Sheep a Sheep: a level made by `method` ("construct", solvable by
+/// construction, or "de-swap", the published approach) and verified by the
+/// exact solver: (level JSON, report JSON). Settings of the other method are
+/// refused, as the CLI refuses them.
 #[pyfunction]
-#[pyo3(signature = (layers=26, types=12, groups=10, capacity=7, difficulty=0.5, seed=1, verify_seconds=10.0))]
+#[pyo3(signature = (layers=26, types=12, groups=10, capacity=7, difficulty=None, seed=1, verify_seconds=10.0, method="construct", de_generations=None, de_population=None, de_swaps=None))]
 #[allow(clippy::too_many_arguments)]
 fn tiles_generate(
     py: Python<'_>,
@@ -444,9 +451,13 @@ fn tiles_generate(
     types: usize,
     groups: usize,
     capacity: usize,
-    difficulty: f64,
+    difficulty: Option<f64>,
     seed: u64,
     verify_seconds: f64,
+    method: &str,
+    de_generations: Option<usize>,
+    de_population: Option<usize>,
+    de_swaps: Option<usize>,
 ) -> PyResult<(String, String)> {
     let shape = arcade_tiles::layout::Classic {
         layers,
@@ -455,25 +466,75 @@ fn tiles_generate(
     };
     shape.validate().map_err(value_error)?;
     arcade_tiles::generated::check_capacity(capacity).map_err(value_error)?;
-    if !(0.0..=1.0).contains(&difficulty) {
-        return Err(value_error(format!(
-            "difficulty {difficulty} is out of range (0..=1)"
-        )));
-    }
     if !(verify_seconds.is_finite() && verify_seconds > 0.0) {
         return Err(value_error("verify_seconds must be a positive number"));
     }
+    let de_given = de_generations.is_some() || de_population.is_some() || de_swaps.is_some();
+    let method = match method {
+        "construct" if de_given => {
+            return Err(value_error(
+                "de_generations, de_population and de_swaps only apply to method=\"de-swap\"",
+            ));
+        }
+        "construct" => Method::Construct {
+            difficulty: difficulty.unwrap_or(0.5),
+        },
+        "de-swap" if difficulty.is_some() => {
+            return Err(value_error(
+                "difficulty only applies to method=\"construct\"",
+            ));
+        }
+        "de-swap" => {
+            let de = de_settings(de_generations, de_population, de_swaps);
+            de.validate().map_err(value_error)?;
+            Method::DeSwap(de)
+        }
+        other => {
+            return Err(value_error(format!(
+                "unknown method {other:?} (expected \"construct\" or \"de-swap\")"
+            )));
+        }
+    };
     let config = arcade_tiles::GenerateConfig {
         shape,
         capacity,
-        method: arcade_tiles::generated::Method::Construct { difficulty },
+        method,
         seed,
     };
     let limits = arcade_tiles::Limits::seconds(verify_seconds);
     let (level, report) = py
         .detach(|| arcade_tiles::generate_verified(&config, &limits))
-        .map_err(value_error)?;
+        .map_err(|e| match e {
+            VerifyError::DeSwapUnproven(why) => {
+                value_error(format!("{e}; nothing was made ({})", unproven_advice(why)))
+            }
+            _ => value_error(e),
+        })?;
     Ok((level.to_json(), to_json(&report)?))
+}
+
+/// De-swap's settings: those given, the CLI's defaults for the rest, and no
+/// time limit (the generations bound the run, as in the CLI).
+fn de_settings(
+    generations: Option<usize>,
+    population: Option<usize>,
+    swaps: Option<usize>,
+) -> EvolveConfig {
+    let default = EvolveConfig::default();
+    EvolveConfig {
+        generations: generations.unwrap_or(default.generations),
+        population: population.unwrap_or(default.population),
+        swaps: swaps.unwrap_or(default.swaps),
+        time: None,
+    }
+}
+
+/// Which arguments to raise when de-swap's level is not known solvable.
+fn unproven_advice(why: Unproven) -> &'static str {
+    match why {
+        Unproven::Refuted => "raise de_generations, or try another seed or a larger capacity",
+        Unproven::Undecided => "raise verify_seconds or de_generations",
+    }
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

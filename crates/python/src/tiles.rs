@@ -48,11 +48,6 @@ impl Source {
                     types,
                     groups,
                 };
-                if !(1..=200).contains(&layers) {
-                    return Err(value_error(format!(
-                        "layers {layers} is out of range (1..=200)"
-                    )));
-                }
                 shape.validate().map_err(value_error)?;
                 Source::Generated {
                     shape,

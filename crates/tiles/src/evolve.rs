@@ -15,6 +15,7 @@ use crate::level::Level;
 use arcade_core::derive_seed;
 use arcade_core::optim::{De, DeConfig};
 use arcade_core::progress::Progress;
+use std::ops::RangeInclusive;
 use std::time::{Duration, Instant};
 
 /// Settings of the DE search.
@@ -41,12 +42,25 @@ impl Default for EvolveConfig {
     }
 }
 
+/// Generations DE may run: at least one; the top keeps a run finite.
+pub const GENERATIONS: RangeInclusive<usize> = 1..=1_000_000;
+/// Candidates per generation: DE mixes four; the top bounds memory.
+pub const POPULATION: RangeInclusive<usize> = 4..=100_000;
+/// Swaps per candidate.
+pub const SWAPS: RangeInclusive<usize> = 1..=100_000;
+
 impl EvolveConfig {
-    /// Checks the settings DE needs (four candidates to mix, one swap, one
-    /// generation).
+    /// Checks each setting against its range ([`GENERATIONS`],
+    /// [`POPULATION`], [`SWAPS`]).
     pub fn validate(&self) -> Result<(), crate::generate::GenerateError> {
-        if self.generations == 0 || self.population < 4 || self.swaps == 0 {
-            return Err(crate::generate::GenerateError::DeSettings);
+        for (name, value, range) in [
+            ("generations", self.generations, GENERATIONS),
+            ("population", self.population, POPULATION),
+            ("swaps", self.swaps, SWAPS),
+        ] {
+            if !range.contains(&value) {
+                return Err(crate::generate::GenerateError::DeSetting { name, value, range });
+            }
         }
         Ok(())
     }

@@ -46,8 +46,12 @@ pub enum GenerateError {
         "tray capacity must be from {MIN_CAPACITY} (for a triple to vanish) to {MAX_CAPACITY}, got {0}"
     )]
     Capacity(usize),
-    #[error("DE-swap needs --de-generations >= 1, --de-population >= 4 and --de-swaps >= 1")]
-    DeSettings,
+    #[error("de-swap {name} {value} is out of range ({}..={})", range.start(), range.end())]
+    DeSetting {
+        name: &'static str,
+        value: usize,
+        range: std::ops::RangeInclusive<usize>,
+    },
 }
 
 /// Summary of the tray along a click sequence, for reports.

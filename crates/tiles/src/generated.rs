@@ -148,9 +148,19 @@ pub enum VerifyError {
     #[error("internal error: a constructed level was refuted by the exact solver")]
     Refuted,
     /// De-swap's best level is not known to be solvable: greedy fails on it
-    /// and the exact solver refuted it or ran out of its budget.
+    /// and the exact solver refuted it or ran out of its budget. Each front
+    /// end adds which of its settings to raise.
     #[error("de-swap found no level the greedy player clears, and the exact solver {0}")]
-    DeSwapUnproven(&'static str),
+    DeSwapUnproven(Unproven),
+}
+
+/// What the exact solver said of de-swap's best level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unproven {
+    #[error("refuted the best one")]
+    Refuted,
+    #[error("could not decide the best one within its budget")]
+    Undecided,
 }
 
 /// Checks the tray size a generator can fill: the range a level may ask
@@ -218,16 +228,10 @@ pub fn generate_verified(
             (_, true) => *intended = greedy.clicks.clone(),
             (Verdict::Solved(_), false) => {}
             (Verdict::Unsolvable(_), false) => {
-                return Err(VerifyError::DeSwapUnproven(
-                    "refuted the best one; nothing was written (raise --de-generations, \
-                     or try another --seed or a larger tray)",
-                ));
+                return Err(VerifyError::DeSwapUnproven(Unproven::Refuted));
             }
             (Verdict::Unknown(_), false) => {
-                return Err(VerifyError::DeSwapUnproven(
-                    "could not decide the best one within its budget; nothing was written \
-                     (raise --verify-seconds or --de-generations)",
-                ));
+                return Err(VerifyError::DeSwapUnproven(Unproven::Undecided));
             }
         }
     }
@@ -264,17 +268,25 @@ pub fn generate_verified(
     Ok((GeneratedLevel { level, meta }, report))
 }
 
+/// The plural ending for a count of `n`.
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
 impl fmt::Display for GenerateReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let m = &self.meta;
         writeln!(
             f,
-            "wrote {} ({} tiles, {} layers, {} types × {} groups, tray {})",
+            "wrote {} ({} tiles, {} layer{}, {} type{} × {} group{}, tray {})",
             self.out.as_deref().unwrap_or("the level"),
             self.tiles,
             m.layers,
+            plural(m.layers),
             m.types,
+            plural(m.types),
             m.groups,
+            plural(m.groups),
             self.capacity
         )?;
         match &m.provenance {
@@ -295,12 +307,13 @@ impl fmt::Display for GenerateReport {
                 ..
             } => writeln!(
                 f,
-                "  de-swap: greedy {} after {generations} generations ({evaluations} evaluations, {:.3} s)",
+                "  de-swap: greedy {} after {generations} generation{} ({evaluations} evaluations, {:.3} s)",
                 if *greedy_clears {
                     "clears it"
                 } else {
                     "still fails"
                 },
+                plural(*generations),
                 self.make_seconds
             )?,
         }

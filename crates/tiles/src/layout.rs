@@ -31,10 +31,10 @@ pub enum LayoutError {
         positions: usize,
         layers: usize,
     },
-    #[error("need at least one layer, one type and one group")]
-    Empty,
+    #[error("{0} must be at least 1")]
+    Zero(&'static str),
     #[error("layers {0} is out of range (1..={MAX_LAYERS})")]
-    TooManyLayers(usize),
+    Layers(usize),
 }
 
 impl Classic {
@@ -55,11 +55,14 @@ impl Classic {
 
     /// Checks that the tiles fit.
     pub fn validate(&self) -> Result<(), LayoutError> {
-        if self.layers == 0 || self.types == 0 || self.groups == 0 {
-            return Err(LayoutError::Empty);
+        if !(1..=MAX_LAYERS).contains(&self.layers) {
+            return Err(LayoutError::Layers(self.layers));
         }
-        if self.layers > MAX_LAYERS {
-            return Err(LayoutError::TooManyLayers(self.layers));
+        if self.types == 0 {
+            return Err(LayoutError::Zero("types"));
+        }
+        if self.groups == 0 {
+            return Err(LayoutError::Zero("groups"));
         }
         let positions = positions(self.layers).len();
         if self.tiles() > positions {
@@ -178,15 +181,14 @@ mod tests {
         assert_eq!(a.kind_counts(), vec![30; 12]);
         assert_eq!(a.uneven_kind(), None);
         assert!(Classic::new(11).validate().is_err());
-        assert!(
-            Classic {
-                layers: 3,
-                types: 0,
-                groups: 1
-            }
-            .validate()
-            .is_err()
-        );
+        let shape = |layers, types, groups| Classic {
+            layers,
+            types,
+            groups,
+        };
+        assert_eq!(shape(3, 0, 1).validate(), Err(LayoutError::Zero("types")));
+        assert_eq!(shape(3, 1, 0).validate(), Err(LayoutError::Zero("groups")));
+        assert_eq!(shape(0, 1, 1).validate(), Err(LayoutError::Layers(0)));
     }
 
     #[test]
@@ -194,11 +196,11 @@ mod tests {
         assert!(Classic::new(MAX_LAYERS).validate().is_ok());
         assert_eq!(
             Classic::new(MAX_LAYERS + 1).validate(),
-            Err(LayoutError::TooManyLayers(MAX_LAYERS + 1))
+            Err(LayoutError::Layers(MAX_LAYERS + 1))
         );
         assert_eq!(
             Classic::new(usize::MAX).validate(),
-            Err(LayoutError::TooManyLayers(usize::MAX))
+            Err(LayoutError::Layers(usize::MAX))
         );
         // 3 × types × groups would overflow: it saturates and does not fit.
         let huge = Classic {
