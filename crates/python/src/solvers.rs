@@ -440,8 +440,7 @@ fn tiles_check(level: &str, clicks: Vec<usize>, capacity: Option<usize>) -> PyRe
 
 /// Sheep a Sheep: a level made by `method` ("construct", solvable by
 /// construction, or "de-swap", the published approach) and verified by the
-/// exact solver: (level JSON, report JSON). Settings of the other method are
-/// refused, as the CLI refuses them.
+/// exact solver: (level JSON, report JSON).
 #[pyfunction]
 #[pyo3(signature = (layers=26, types=12, groups=10, capacity=7, difficulty=None, seed=1, verify_seconds=10.0, method="construct", de_generations=None, de_population=None, de_swaps=None))]
 #[allow(clippy::too_many_arguments)]
@@ -469,32 +468,7 @@ fn tiles_generate(
     if !(verify_seconds.is_finite() && verify_seconds > 0.0) {
         return Err(value_error("verify_seconds must be a positive number"));
     }
-    let de_given = de_generations.is_some() || de_population.is_some() || de_swaps.is_some();
-    let method = match method {
-        "construct" if de_given => {
-            return Err(value_error(
-                "de_generations, de_population and de_swaps only apply to method=\"de-swap\"",
-            ));
-        }
-        "construct" => Method::Construct {
-            difficulty: difficulty.unwrap_or(0.5),
-        },
-        "de-swap" if difficulty.is_some() => {
-            return Err(value_error(
-                "difficulty only applies to method=\"construct\"",
-            ));
-        }
-        "de-swap" => {
-            let de = de_settings(de_generations, de_population, de_swaps);
-            de.validate().map_err(value_error)?;
-            Method::DeSwap(de)
-        }
-        other => {
-            return Err(value_error(format!(
-                "unknown method {other:?} (expected \"construct\" or \"de-swap\")"
-            )));
-        }
-    };
+    let method = tiles_method(method, difficulty, de_generations, de_population, de_swaps)?;
     let config = arcade_tiles::GenerateConfig {
         shape,
         capacity,
@@ -511,6 +485,37 @@ fn tiles_generate(
             _ => value_error(e),
         })?;
     Ok((level.to_json(), to_json(&report)?))
+}
+
+/// The generator `method` names, refusing the other method's settings as
+/// the CLI refuses them.
+fn tiles_method(
+    method: &str,
+    difficulty: Option<f64>,
+    de_generations: Option<usize>,
+    de_population: Option<usize>,
+    de_swaps: Option<usize>,
+) -> PyResult<Method> {
+    let de_given = de_generations.is_some() || de_population.is_some() || de_swaps.is_some();
+    match method {
+        "construct" if de_given => Err(value_error(
+            "de_generations, de_population and de_swaps only apply to method=\"de-swap\"",
+        )),
+        "construct" => Ok(Method::Construct {
+            difficulty: difficulty.unwrap_or(0.5),
+        }),
+        "de-swap" if difficulty.is_some() => Err(value_error(
+            "difficulty only applies to method=\"construct\"",
+        )),
+        "de-swap" => {
+            let de = de_settings(de_generations, de_population, de_swaps);
+            de.validate().map_err(value_error)?;
+            Ok(Method::DeSwap(de))
+        }
+        other => Err(value_error(format!(
+            "unknown method {other:?} (expected \"construct\" or \"de-swap\")"
+        ))),
+    }
 }
 
 /// De-swap's settings: those given, the CLI's defaults for the rest, and no
