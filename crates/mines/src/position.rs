@@ -111,6 +111,8 @@ impl Position {
 
     /// Parses the text format described in the module docs.
     pub fn parse(text: &str) -> Result<Position, ParseError> {
+        // A byte-order mark is what some Windows editors put first.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut lines = text
             .lines()
             .enumerate()
@@ -263,6 +265,8 @@ mod tests {
         assert_eq!(p.cell(1), Cell::Mine);
         assert_eq!(p.cell(8), Cell::Number(0));
         assert_eq!(Position::parse(&p.to_text()).unwrap(), p);
+        // Saved by an editor that puts a byte-order mark first: the same.
+        assert_eq!(Position::parse(&format!("\u{feff}{text}")).unwrap(), p);
     }
 
     #[test]

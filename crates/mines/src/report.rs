@@ -8,6 +8,7 @@ use crate::play::{flag_certain, next_move};
 use crate::position::{Cell, Position};
 use crate::probability::analyze;
 use crate::solver::{Config, Solver};
+use arcade_core::text::counted;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::Instant;
@@ -124,14 +125,14 @@ impl fmt::Display for AnalyzeReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{}x{}, {} mines ({} known), {} hidden cells: {} certainly safe, {} certain mines; about 10^{:.1} arrangements",
+            "{}x{}, {} ({} known), {}: {} certainly safe, {}; about 10^{:.1} arrangements",
             self.width,
             self.height,
-            self.mines,
+            counted(self.mines, "mine"),
             self.known_mines(),
-            self.hidden(),
+            counted(self.hidden(), "hidden cell"),
             self.safe.len(),
-            self.mines_certain.len(),
+            counted(self.mines_certain.len(), "certain mine"),
             self.arrangements_ln / std::f64::consts::LN_10
         )?;
         match (self.best, self.best_probability) {
@@ -140,7 +141,8 @@ impl fmt::Display for AnalyzeReport {
                 let certain = if p == 0.0 { " (certainly safe)" } else { "" };
                 writeln!(f, "best move: ({x},{y}), mine probability {p:.4}{certain}")?;
             }
-            (None, _) => writeln!(f, "best move: none (no hidden cell is safe to try)")?,
+            (None, _) if self.hidden() == 0 => writeln!(f, "best move: none (no hidden cell)")?,
+            (None, _) => writeln!(f, "best move: none (every hidden cell is a mine)")?,
         }
         if let Some(cells) = &self.forced_fifty_fifty {
             writeln!(

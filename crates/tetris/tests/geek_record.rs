@@ -14,6 +14,10 @@ fn second_place_record_scores_1378178() {
     assert_eq!(r.score, 1_378_178);
     assert_eq!(r.end, End::PieceLimit);
     assert_eq!(r.pieces, 10_000);
+    // The 10,000th piece completes two rows, which the game never clears:
+    // 223 doubles, not 224 (the count an independent replay of the
+    // official rules gives).
+    assert_eq!(r.clears, [115, 223, 360, 587]);
 }
 
 /// The bitboard engine (move following, locking and scoring) agrees with

@@ -13,6 +13,7 @@ use crate::greedy::play_greedy;
 use crate::layout::Classic;
 use crate::level::{Level, MAX_CAPACITY, MIN_CAPACITY};
 use crate::load::LoadError;
+use arcade_core::text::counted;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::Instant;
@@ -268,25 +269,17 @@ pub fn generate_verified(
     Ok((GeneratedLevel { level, meta }, report))
 }
 
-/// The plural ending for a count of `n`.
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}
-
 impl fmt::Display for GenerateReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let m = &self.meta;
         writeln!(
             f,
-            "wrote {} ({} tiles, {} layer{}, {} type{} × {} group{}, tray {})",
+            "wrote {} ({} tiles, {}, {} × {}, tray {})",
             self.out.as_deref().unwrap_or("the level"),
             self.tiles,
-            m.layers,
-            plural(m.layers),
-            m.types,
-            plural(m.types),
-            m.groups,
-            plural(m.groups),
+            counted(m.layers, "layer"),
+            counted(m.types, "type"),
+            counted(m.groups, "group"),
             self.capacity
         )?;
         match &m.provenance {
@@ -307,13 +300,13 @@ impl fmt::Display for GenerateReport {
                 ..
             } => writeln!(
                 f,
-                "  de-swap: greedy {} after {generations} generation{} ({evaluations} evaluations, {:.3} s)",
+                "  de-swap: greedy {} after {} ({evaluations} evaluations, {:.3} s)",
                 if *greedy_clears {
                     "clears it"
                 } else {
                     "still fails"
                 },
-                plural(*generations),
+                counted(*generations, "generation"),
                 self.make_seconds
             )?,
         }

@@ -32,7 +32,7 @@ async function load(query, body, button) {
     $("#result").innerHTML = "";
     const p = document.createElement("p");
     p.textContent = `Final score ${r.score.toLocaleString("en")} after ${r.pieces} piece${r.pieces === 1 ? "" : "s"}; ended: ${ends[r.end] || r.end}` +
-      `; clears of 1/2/3/4 rows: ${r.clears.join(" / ")}` + (r.unplayed_pieces ? `; ${r.unplayed_pieces} pieces of the record came after the end` : "");
+      `; clears of 1/2/3/4 rows: ${r.clears.join(" / ")}` + (r.unplayed_pieces ? `; ${r.unplayed_pieces} piece${r.unplayed_pieces === 1 ? " of the record was" : "s of the record were"} not placed (the game ended first)` : "");
     $("#result").append(p);
     canvas.dataset.final = r.score;
     canvas.dataset.end = r.end;

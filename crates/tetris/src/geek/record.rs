@@ -1,6 +1,7 @@
 //! Operation records: `N` starts a piece, then `Lk`, `Rk`, `Dk`, `Ck` repeat
 //! left, right, down or rotate k ≥ 1 times; tokens are comma-separated; a
-//! piece has between 1 and 100 operations. Example: `N,R1,D19,N,C1,L1,D18`.
+//! piece has between 1 and 100 operations, except that the last may have none
+//! (the game then locks it where it appears). Example: `N,R1,D19,N,C1,L1,D18`.
 
 use crate::movegen::Op;
 use std::fmt;
@@ -83,10 +84,14 @@ impl Record {
         let mut piece_start = 0usize;
         // A byte-order mark is what some Windows editors put first.
         let text = text.trim_start_matches('\u{feff}');
-        // One comma after the last token is what a writer that ends every
-        // token with a comma leaves; it separates nothing.
         let text = text.trim();
-        let text = text.strip_suffix(',').unwrap_or(text);
+        if text.is_empty() {
+            return Err(RecordError {
+                index: 1,
+                token: String::new(),
+                rule: "the record is empty".into(),
+            });
+        }
         let tokens: Vec<&str> = text.split(',').map(str::trim).collect();
         let err = |index: usize, token: &str, rule: String| RecordError {
             index: index + 1,
@@ -101,6 +106,15 @@ impl Record {
                     i,
                     token,
                     "tokens are separated by commas, not by spaces or line breaks".into(),
+                ));
+            }
+            if token.is_empty() {
+                // As the official validator does, even for one comma at the
+                // end: a record it refuses must not pass here.
+                return Err(err(
+                    i,
+                    token,
+                    "an empty token (two commas in a row, or a comma at the end)".into(),
                 ));
             }
             if token == "N" {
@@ -179,7 +193,11 @@ impl Record {
                 "the record must start with N".into(),
             ));
         }
-        if piece_ops == 0 {
+        // A last piece without operations is allowed after another piece:
+        // the official game writes its `N` before it tries the spawn, so a
+        // game that ended by a blocked spawn ends that way; if the spawn is
+        // free, the piece locks where it appeared.
+        if piece_ops == 0 && record.pieces.len() == 1 {
             return Err(err(
                 piece_start,
                 "N",
@@ -268,19 +286,28 @@ mod tests {
         let e = Record::parse("N,D60,L41").unwrap_err();
         assert_eq!(e.index, 3);
         assert!(e.rule.contains("more than 100"));
-        let e = Record::parse("N,D2,N").unwrap_err();
-        assert_eq!(e.index, 3);
+        assert_eq!(
+            Record::parse(" \n").unwrap_err().rule,
+            "the record is empty"
+        );
+        let e = Record::parse("N").unwrap_err();
+        assert_eq!(
+            (e.index, e.rule.as_str()),
+            (1, "a piece needs at least one operation")
+        );
+        // A bare last N is how the official game ends a record whose next
+        // spawn was blocked: accepted, and written back the same way.
+        let bare = Record::parse("N,D2,N").unwrap();
+        assert_eq!((bare.pieces.len(), bare.ops(1).count()), (2, 0));
+        assert_eq!(bare.to_string(), "N,D2,N");
         assert!(Record::parse("N,D+3").is_err());
         assert!(Record::parse("N,D100").is_ok());
         assert!(Record::parse(" N , D1 \n").is_ok());
-        assert_eq!(
-            Record::parse("N,D1,\n").unwrap(),
-            Record::parse("N,D1").unwrap()
-        );
-        assert!(
-            Record::parse("N,D1,,").is_err(),
-            "only one trailing comma is passed over"
-        );
+        // The official validator refuses empty tokens, a trailing comma too.
+        for text in ["N,D1,\n", "N,D1,,N,D1", ",N,D1"] {
+            let e = Record::parse(text).unwrap_err();
+            assert!(e.rule.starts_with("an empty token"), "{text:?}: {e}");
+        }
         let e = Record::parse("N,L99999999999999999999").unwrap_err();
         assert_eq!(
             e.rule,

@@ -42,9 +42,11 @@ pub struct Replay {
     /// Pieces placed (including an unscored last one).
     pub pieces: usize,
     pub end: End,
-    /// Clears of 1, 2, 3 and 4 rows.
+    /// Clears of 1, 2, 3 and 4 rows (scored ones: the rows of a piece that
+    /// ends the game are never cleared).
     pub clears: [u64; 4],
-    /// Pieces in the record that were never played (after the game ended).
+    /// Pieces in the record that were never placed: a blocked one and those
+    /// after it, or those after the piece that ended the game.
     #[serde(rename = "unplayed_pieces")]
     pub unplayed: usize,
 }
@@ -63,12 +65,16 @@ impl std::fmt::Display for Replay {
             c[2],
             c[3]
         )?;
-        if self.unplayed > 0 {
-            writeln!(
+        match self.unplayed {
+            0 => {}
+            1 => writeln!(
                 f,
-                "({} pieces of the record came after the end of the game)",
-                self.unplayed
-            )?;
+                "(1 piece of the record was not placed: the game ended first)"
+            )?,
+            n => writeln!(
+                f,
+                "({n} pieces of the record were not placed: the game ended first)"
+            )?,
         }
         Ok(())
     }
@@ -150,15 +156,17 @@ pub fn replay(record: &Record, mut observe: impl FnMut(&Frame)) -> Replay {
             .collect();
         let every_row_used = grid.iter().all(|row| row.iter().any(|&c| c));
         let lines = full.len() as u32;
-        if lines > 0 {
-            out.clears[lines as usize - 1] += 1;
-        }
+        // The game ends before the rows of a piece that tops out, or of the
+        // last piece, are cleared: they score nothing and are no clear.
         let ends = if every_row_used {
             Some(End::TopOut)
         } else if index + 1 == PIECES {
             Some(End::PieceLimit)
         } else {
             out.score += filled * MULTIPLIER[lines as usize];
+            if lines > 0 {
+                out.clears[lines as usize - 1] += 1;
+            }
             None
         };
         observe(&Frame {
@@ -201,6 +209,24 @@ mod tests {
         assert_eq!(r.pieces, 2);
         assert_eq!(r.end, End::RecordEnd);
         assert_eq!(r.score, 0);
+    }
+
+    #[test]
+    fn a_bare_last_n_locks_at_the_spawn_or_ends_the_game_there() {
+        // A free spawn: the piece locks where it appeared, in the top rows.
+        let mut top = Vec::new();
+        let r = replay(&Record::parse("N,D19,N").unwrap(), |f| {
+            top = f.cells.to_vec();
+        });
+        assert_eq!((r.pieces, r.end), (2, End::RecordEnd));
+        assert!(top.iter().all(|&(_, y)| y <= 2), "{top:?}");
+        // A piece only turned locks in the air at the spawn, so the next
+        // cannot appear: written as a bare N, as the official game writes
+        // it, or with operations, the game ends there.
+        let bare = replay(&Record::parse("N,C1,N").unwrap(), |_| {});
+        let with_ops = replay(&Record::parse("N,C1,N,D5").unwrap(), |_| {});
+        assert_eq!((bare.pieces, bare.end), (1, End::SpawnBlocked));
+        assert_eq!(bare, with_ops);
     }
 
     #[test]
