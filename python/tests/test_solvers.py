@@ -324,6 +324,12 @@ def test_geek_solve_searches_as_the_cli_with_the_same_options(tmp_path, arcade):
             ours = ak.geek_solve(str(tmp_path / "ours.txt"), beam=20, pieces=200, moves=moves, floating=floating, reserve=reserve)
             cli = arcade("geek", "solve", "--beam", 20, "--pieces", 200, *flags, *extra, "--out", tmp_path / "cli.txt")
             assert (ours["score"], ours["moves"], ours["float"]) == (cli["score"], cli["moves"], cli["float"])
+    # With seconds, every wider round keeps the reserve asked for, as the
+    # CLI's do (it once went back to beam/8 after the first round).
+    timed = ak.geek_solve(str(tmp_path / "t.txt"), beam=20, pieces=1500, reserve=0, seconds=2)
+    second = next(r for r in timed["rounds"] if r["beam"] == 40)
+    cli = arcade("geek", "solve", "--beam", 40, "--pieces", 1500, "--reserve", 0, "--moves", "reach", "--float", "--out", tmp_path / "c40.txt")
+    assert second["score"] == cli["score"]
     # A path is a path (its annotation once made the argument check refuse it).
     assert ak.geek_solve(tmp_path / "d.txt", beam=20, pieces=200)["moves"] == "reach"
     with pytest.raises(ValueError, match=r'^unknown moves "tuck" \(expected drop or reach\)$'):

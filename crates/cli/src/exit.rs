@@ -8,6 +8,8 @@ use std::fmt;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 /// Marks an error as the user's input being wrong (exit status 2).
 #[derive(Debug)]
@@ -38,25 +40,36 @@ impl fmt::Display for Stopped {
 
 impl std::error::Error for Stopped {}
 
+/// A second stop request sooner than this after the first is the same one
+/// delivered twice: GNU `timeout` signals the process and then its process
+/// group, which holds the process too.
+const REPEAT_GAP: Duration = Duration::from_secs(1);
+
 /// Makes Ctrl-C (or SIGTERM) ask `progress`'s job to stop cleanly, and a
-/// second one quit at once. A process has one handler: the first call wins.
+/// second one (a second or more later) quit at once. A process has one
+/// handler: the first call wins.
 pub fn stop_on_ctrl_c(progress: &Progress) {
     let job = progress.clone();
-    let _ = ctrlc::set_handler(move || {
-        if job.is_cancelled() {
-            std::process::exit(130);
+    let first = OnceLock::new();
+    let _ = ctrlc::set_handler(move || match first.get() {
+        Some(at) if Instant::elapsed(at) >= REPEAT_GAP => std::process::exit(130),
+        Some(_) => {}
+        None => {
+            let _ = first.set(Instant::now());
+            job.cancel();
+            job.println("stopping cleanly (Ctrl-C again quits at once)");
         }
-        job.cancel();
-        job.println("stopping cleanly (Ctrl-C again quits at once)");
     });
 }
 
-/// Makes Ctrl-C (or SIGTERM) end the run at once with `message` (exit 130),
-/// for runs whose files are whole after every step (written atomically), so
-/// stopping anywhere loses at most the step under way.
-pub fn exit_on_ctrl_c(message: String) {
+/// Makes Ctrl-C (or SIGTERM) end the run at once with `message()` (exit
+/// 130), for runs whose files are whole after every step (written
+/// atomically), so stopping anywhere loses at most the step under way. The
+/// message is made when the signal comes, so it can say what was saved by
+/// then.
+pub fn exit_on_ctrl_c(message: impl Fn() -> String + Send + 'static) {
     let _ = ctrlc::set_handler(move || {
-        eprint_line(&format!("\nerror: {message}"));
+        eprint_line(&format!("\nerror: {}", message()));
         std::process::exit(130);
     });
 }

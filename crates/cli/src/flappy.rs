@@ -360,10 +360,10 @@ fn train_cmd(a: TrainArgs) -> Result<()> {
     };
     progress.println(training_banner(&a, &config));
     // Each improvement is written whole as it is found.
-    exit_on_ctrl_c(format!(
-        "interrupted: the best policy found so far, if any, is in {}",
-        a.out.display()
-    ));
+    let shown_out = a.out.display().to_string();
+    exit_on_ctrl_c(move || {
+        format!("interrupted: the best policy found so far, if any, is in {shown_out}")
+    });
     let mut write_error = None;
     let mut last_line = Instant::now();
     let trained = a.run.install(|| {

@@ -6,7 +6,7 @@ use crate::run_options::{self, RunOptions};
 use crate::tuning::{self, Session, TuneOptions};
 use crate::watch::draw_rows;
 use anyhow::Result;
-use arcade_core::checkpoint::check_writable;
+use arcade_core::checkpoint::{check_writable, same_file};
 use arcade_core::input::display_name;
 use arcade_tetris::colours::ColouredBoard;
 use arcade_tetris::geek::record::Record;
@@ -131,7 +131,8 @@ pub struct SolveArgs {
     run: RunOptions,
     /// Time budget: repeat with a doubled beam while the next run is
     /// expected to fit, then with the widest beam that fits the rest (at
-    /// least 1.25× the last); keep the best record.
+    /// least 1.25× the last); keep the best record. The first round always
+    /// runs to its end, however long it takes.
     #[arg(long, value_name = "S", value_parser = run_options::seconds)]
     seconds: Option<f64>,
     /// Where to write the best record.
@@ -150,7 +151,8 @@ pub struct SolveArgs {
     /// --checkpoint-every is not saved, so give it again if not 500.
     #[arg(long, requires = "checkpoint")]
     resume: bool,
-    /// Board-value weights (JSON from `GeekWeights`), instead of the built-in ones.
+    /// Board-value weights (JSON from `GeekWeights`), instead of the
+    /// built-in ones; a feature the file leaves out weighs 0.
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
     /// Keep the opening of this record (the first --at pieces) and search
@@ -162,8 +164,8 @@ pub struct SolveArgs {
         conflicts_with = "resume"
     )]
     from: Option<PathBuf>,
-    /// Pieces of --from's record to keep.
-    #[arg(long, value_name = "N", requires = "from", value_parser = pieces)]
+    /// Pieces of --from's record to keep (1 to 9999: some must be left).
+    #[arg(long, value_name = "N", requires = "from", value_parser = opening_pieces)]
     at: Option<usize>,
     /// Play only the first N pieces (for quick experiments).
     #[arg(long, value_name = "N", default_value_t = PIECES, value_parser = pieces)]
@@ -259,6 +261,28 @@ fn pieces(s: &str) -> Result<usize, String> {
     }
 }
 
+/// Checks that a record can be written to `out` (a file: standard output
+/// carries the report), before any work.
+fn check_record_out(out: &Path) -> Result<()> {
+    if out == Path::new("-") {
+        return Err(bad_input(anyhow::anyhow!(
+            "--out -: a record is written to a file (standard output carries the report)"
+        )));
+    }
+    check_writable(out).map_err(bad_input)
+}
+
+/// Pieces an opening keeps: at least one, and one fewer than the game.
+fn opening_pieces(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..PIECES).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a whole number from 1 to {} (some pieces must be left to search)",
+            PIECES - 1
+        )),
+    }
+}
+
 fn read_record(path: &Path) -> Result<Record> {
     Record::load(path).map_err(bad_input)
 }
@@ -280,7 +304,7 @@ fn splice_cmd(a: SpliceArgs) -> Result<()> {
             "only one RECORD can be - (standard input)"
         )));
     }
-    check_writable(&a.out).map_err(bad_input)?;
+    check_record_out(&a.out)?;
     let records = a
         .records
         .iter()
@@ -313,9 +337,17 @@ fn load_weights(path: &Option<PathBuf>) -> Result<GeekWeights> {
 }
 
 fn solve_cmd(a: SolveArgs) -> Result<()> {
-    check_writable(&a.out).map_err(bad_input)?;
+    check_record_out(&a.out)?;
     if let Some(checkpoint) = &a.checkpoint {
         crate::tuning::check_apart(&a.out, checkpoint)?;
+        crate::tuning::keep_saved_run(checkpoint, a.resume)?;
+    }
+    if let Some(from) = a.from.as_deref().filter(|from| same_file(&a.out, from)) {
+        return Err(bad_input(anyhow::anyhow!(
+            "--out and --from name the same file ({}): a search from a record may score less \
+             than it, so write the new game to a file of its own",
+            from.display()
+        )));
     }
     let config = || -> Result<SearchConfig> {
         Ok(SearchConfig {
@@ -327,12 +359,15 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
             reserve: a.reserve.unwrap_or(SearchConfig::default_reserve(a.beam)),
         })
     };
+    // The --from record's own score, to say so if the new game scores less.
+    let mut from_score = None;
     let search = match (&a.checkpoint, a.resume, &a.from, a.at) {
         (Some(path), true, _, _) => Search::load(path).map_err(bad_input)?,
         (_, _, Some(path), Some(at)) => {
             let record = Record::load(path).map_err(bad_input)?;
             let opening = search::opening(&record, at)
                 .map_err(|e| bad_input(anyhow::anyhow!("{}: {e}", display_name(path))))?;
+            from_score = Some(replay::replay(&record, |_| {}).score);
             Search::after_opening(config()?, opening).map_err(bad_input)?
         }
         _ => Search::new(config()?),
@@ -341,8 +376,8 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
     if let Some(path) = &a.checkpoint {
         check_writable(path).map_err(bad_input)?;
     }
-    let max_beam = solve::memory_limit(search.config.beam)
-        .map_err(|e| bad_input(anyhow::anyhow!("{e}: use a narrower --beam")))?;
+    let max_beam = solve::memory_limit(search.config.beam, search.config.reserve)
+        .map_err(|e| bad_input(anyhow::anyhow!("{e}: use a narrower --beam or --reserve")))?;
     let options = SolveOptions {
         seconds: a.seconds,
         // A resumed search keeps its saved reserve if it was not the default.
@@ -369,17 +404,35 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
         solved => solved?,
     };
     output.emit(&report)?;
+    if let Some(from) = from_score.filter(|&from| report.score < from) {
+        progress.println(format!(
+            "note: this game scores {}, less than the --from record's {from}: a search \
+             from one of its fields lacks the other fields that its own search held there",
+            report.score
+        ));
+    }
     match report.interrupted {
         // The cut round goes on alone, into a file of its own: a wider beam
         // does not always score more, and `out` holds the best finished round.
-        Some(cut) => Err(Stopped(format!(
-            "interrupted: {} holds the best finished round's record; {} (the round at beam {} alone; \
-             compare its score with this one's)",
-            report.record,
-            resume_hint(&a.checkpoint, a.checkpoint_every, &round_file(&a.out, cut.beam)),
-            cut.beam
-        ))
-        .into()),
+        Some(cut) => {
+            let resume = match a.checkpoint {
+                Some(_) => format!(
+                    "{} (the round at beam {} alone; compare its score with this one's)",
+                    resume_hint(
+                        &a.checkpoint,
+                        a.checkpoint_every,
+                        &round_file(&a.out, cut.beam)
+                    ),
+                    cut.beam
+                ),
+                None => resume_hint(&None, a.checkpoint_every, &a.out),
+            };
+            Err(Stopped(format!(
+                "interrupted: {} holds the best finished round's record; {resume}",
+                report.record
+            ))
+            .into())
+        }
         None => Ok(()),
     }
 }
@@ -444,7 +497,7 @@ fn tune_run(a: &TuneArgs, checkpoint: &Path) -> Result<GeekTune> {
 
 fn tune_cmd(a: TuneArgs) -> Result<()> {
     let checkpoint = a.tune.checkpoint();
-    tuning::check_paths(&a.tune.out, &checkpoint)?;
+    tuning::check_paths(&a.tune.out, &checkpoint, a.tune.resume)?;
     let mut run = tune_run(&a, &checkpoint)?;
     tuning::resume_on_ctrl_c("geek tune", &a.tune.out, &checkpoint);
     let rules = Rules::geek();
@@ -464,7 +517,17 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
         threads: &a.run,
         progress: &progress,
     };
-    let file = |run: &GeekTune| Ok(serde_json::to_string_pretty(&tune::best(run).0)? + "\n");
+    let file = |run: &GeekTune| {
+        let best = tune::best(run).0;
+        // Scaled far enough, a weight leaves the range a weights file may
+        // hold: say so rather than write a file nothing can read.
+        best.check().map_err(|e| {
+            bad_input(anyhow::anyhow!(
+                "the tuned {e}: start from smaller --init weights or a smaller --spread"
+            ))
+        })?;
+        Ok(serde_json::to_string_pretty(&best)? + "\n")
+    };
     session.run(&mut run, |run, p| tune::step(run, &rules, p), file)?;
     let out = a.tune.out.display().to_string();
     a.output.emit(&TuneReport::new(

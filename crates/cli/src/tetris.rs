@@ -400,7 +400,7 @@ fn tune_run(a: &TuneArgs, checkpoint: &Path) -> Result<Checkpoint> {
 
 fn tune_cmd(a: TuneArgs) -> Result<()> {
     let checkpoint = a.tune.checkpoint();
-    tuning::check_paths(&a.tune.out, &checkpoint)?;
+    tuning::check_paths(&a.tune.out, &checkpoint, a.tune.resume)?;
     let mut run = tune_run(&a, &checkpoint)?;
     tuning::resume_on_ctrl_c("tetris tune", &a.tune.out, &checkpoint);
     let name = a.name.clone().unwrap_or_else(|| {

@@ -34,7 +34,7 @@ pub(crate) struct TuneOptions {
     pub population: Option<usize>,
     /// Initial spread: CEM's standard deviation, DE's and PSO's box
     /// half-width around the start.
-    #[arg(long, value_name = "S", value_parser = crate::run_options::finite)]
+    #[arg(long, value_name = "S", value_parser = spread)]
     pub spread: f64,
     /// Master seed of the optimizer (and of the games it scores on, where
     /// they are random: the Geek Challenge's sequence is fixed).
@@ -51,6 +51,21 @@ pub(crate) struct TuneOptions {
     /// --generations sets the new target.
     #[arg(long)]
     pub resume: bool,
+}
+
+/// Widest initial spread: far beyond any useful one, and small enough that
+/// scaled weights stay finite numbers.
+const MAX_SPREAD: f64 = 1e6;
+
+/// An initial spread: above 0 (a spread of 0 searches nothing) and at most
+/// [`MAX_SPREAD`].
+fn spread(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= MAX_SPREAD => Ok(x),
+        _ => Err(format!(
+            "expected a number above 0 and at most {MAX_SPREAD:e}"
+        )),
+    }
 }
 
 impl TuneOptions {
@@ -100,9 +115,11 @@ pub(crate) struct Session<'a> {
     pub progress: &'a Progress,
 }
 
-/// Checks that `out` and `checkpoint` can be written, before any work.
-pub(crate) fn check_paths(out: &Path, checkpoint: &Path) -> Result<()> {
+/// Checks that `out` and `checkpoint` can be written, before any work, and
+/// that a new run (not `resume`) would not overwrite a saved one.
+pub(crate) fn check_paths(out: &Path, checkpoint: &Path, resume: bool) -> Result<()> {
     check_apart(out, checkpoint)?;
+    keep_saved_run(checkpoint, resume)?;
     for path in [out, checkpoint] {
         check_writable(path).map_err(bad_input)?;
     }
@@ -110,13 +127,36 @@ pub(crate) fn check_paths(out: &Path, checkpoint: &Path) -> Result<()> {
 }
 
 /// Makes Ctrl-C end a tuning run at once with the command that resumes it:
-/// the checkpoint is whole after every generation.
+/// the checkpoint is whole after every generation, and absent until the
+/// first one ends.
 pub(crate) fn resume_on_ctrl_c(command: &str, out: &Path, checkpoint: &Path) {
-    let (ck, out) = (shell_word(checkpoint), shell_word(out));
-    exit_on_ctrl_c(format!(
+    let (ck, shown_out) = (shell_word(checkpoint), shell_word(out));
+    let resume = format!(
         "interrupted: {ck} holds the last finished generation; continue with \
-         `arcade {command} --checkpoint {ck} --resume --out {out}`"
-    ));
+         `arcade {command} --checkpoint {ck} --resume --out {shown_out}`"
+    );
+    // A new run starts without a checkpoint (`check_paths` refuses one).
+    let checkpoint = checkpoint.to_path_buf();
+    exit_on_ctrl_c(move || {
+        if checkpoint.exists() {
+            resume.clone()
+        } else {
+            "interrupted before the first generation finished: nothing was saved".into()
+        }
+    });
+}
+
+/// Refuses to start a new run over `checkpoint` when it already exists: a
+/// forgotten `--resume` would otherwise overwrite hours of saved work.
+pub(crate) fn keep_saved_run(checkpoint: &Path, resume: bool) -> Result<()> {
+    if !resume && checkpoint.exists() {
+        return Err(bad_input(anyhow::anyhow!(
+            "{} already holds a saved run: add --resume to continue it, or remove it (or \
+             name another --checkpoint) to start over",
+            checkpoint.display()
+        )));
+    }
+    Ok(())
 }
 
 /// Refuses a checkpoint that is the result file too: each save would

@@ -453,21 +453,7 @@ mod hardening {
 fn ctrl_c_saves_the_search_and_says_how_to_resume() {
     let dir = TempDir::new("geek-interrupt");
     let (ck, rec) = (dir.path("stopped.ckpt.json"), dir.path("record.txt"));
-    // About a minute of search: it is still running when the signal comes.
-    let child = Command::new(env!("CARGO_BIN_EXE_arcade"))
-        .args([
-            "geek", "solve", "--beam", "20000", "--moves", "reach", "--float",
-        ])
-        .args(["--checkpoint", &ck, "--out", &rec])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    // SAFETY: kill(2) on our own child's pid, which has not been waited for.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let o = child.wait_with_output().unwrap();
+    let o = stop_a_wide_search(&ck, &rec, &[libc::SIGINT]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(130), "{err}");
     let last = err.trim_end().lines().last().unwrap_or_default();
@@ -476,6 +462,28 @@ fn ctrl_c_saves_the_search_and_says_how_to_resume() {
     assert!(last.ends_with(&resume), "{err}");
     let saved = std::path::Path::new(&ck).exists() && !std::path::Path::new(&rec).exists();
     assert!(saved, "{err}");
+}
+
+/// Starts a search of about a minute that checkpoints to `ck`, sends it
+/// `signals` back to back after 1.5 s (it is still running then), and
+/// returns its output.
+fn stop_a_wide_search(ck: &str, rec: &str, signals: &[libc::c_int]) -> std::process::Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_arcade"))
+        .args([
+            "geek", "solve", "--beam", "20000", "--moves", "reach", "--float",
+        ])
+        .args(["--checkpoint", ck, "--out", rec])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    for &signal in signals {
+        // SAFETY: kill(2) on our own child's pid, which has not been waited for.
+        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+    }
+    child.wait_with_output().unwrap()
 }
 
 /// Runs `arcade ARGS`, sends SIGINT once a line of its stderr satisfies
@@ -647,4 +655,89 @@ fn resume_names_the_search_options_it_does_not_use() {
     assert_eq!(resumed["score"], first["score"]);
     let plain = arcade(&[&resume[..], &["--out", &dir.path("c.txt")]].concat());
     assert!(!stderr(&plain).contains("warning"), "{}", stderr(&plain));
+}
+
+/// A new run over a checkpoint that already exists is refused: a forgotten
+/// `--resume` must not overwrite a saved search.
+#[test]
+fn a_new_run_refuses_a_saved_checkpoint() {
+    let dir = TempDir::new("geek-saved-checkpoint");
+    let saved = dir.path("saved.json");
+    std::fs::write(&saved, "{}").unwrap();
+    for args in [
+        vec!["geek", "solve", "--beam", "4", "--pieces", "10"],
+        vec!["geek", "tune", "--beam", "4", "--pieces", "10"],
+        vec!["tetris", "tune", "--generations", "1"],
+    ] {
+        let out = dir.path("out.txt");
+        let mut args = args.clone();
+        args.extend(["--checkpoint", &saved, "--out", &out]);
+        assert_bad_input(
+            &args,
+            "already holds a saved run: add --resume to continue it",
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), "{}");
+}
+
+/// `--from X --out X` would replace the record by a game that may score less.
+#[test]
+fn a_search_from_a_record_does_not_overwrite_it() {
+    let dir = TempDir::new("geek-from-out");
+    let record = dir.path("best.txt");
+    std::fs::copy(record_file("geek-1428236.txt"), &record).unwrap();
+    assert_bad_input(
+        &[
+            "geek", "solve", "--from", &record, "--at", "9990", "--out", &record,
+        ],
+        "--out and --from name the same file",
+    );
+}
+
+/// GNU `timeout` signals the process and then its group: the same stop
+/// twice, at once. It stops the search cleanly, with the command to resume.
+#[test]
+fn one_stop_signalled_twice_at_once_still_saves_the_search() {
+    let dir = TempDir::new("geek-double-signal");
+    let (ck, rec) = (dir.path("stopped.ckpt.json"), dir.path("record.txt"));
+    let o = stop_a_wide_search(&ck, &rec, &[libc::SIGTERM, libc::SIGTERM]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    let last = err.trim_end().lines().last().unwrap_or_default();
+    assert!(last.starts_with("error: interrupted after piece "), "{err}");
+    assert!(std::path::Path::new(&ck).exists(), "{err}");
+}
+
+/// Ctrl-C before a tuning run's first generation ends: nothing is saved, and
+/// the message says so instead of naming a checkpoint that does not exist.
+#[test]
+fn ctrl_c_before_the_first_generation_says_nothing_was_saved() {
+    let dir = TempDir::new("tune-interrupt-early");
+    let out = dir.path("w.json");
+    let args = [
+        "geek",
+        "tune",
+        "--beam",
+        "2000",
+        "--pieces",
+        "10000",
+        "--moves",
+        "reach",
+        "--float",
+        "--generations",
+        "2",
+        "--population",
+        "4",
+        "--out",
+        &out,
+    ];
+    let (status, seen) = interrupt_when(&args, |line| line.starts_with("tuning with"));
+    let err = seen.join("\n");
+    assert_eq!(status, Some(130), "{err}");
+    assert_eq!(
+        seen.last().unwrap(),
+        "error: interrupted before the first generation finished: nothing was saved",
+        "{err}"
+    );
+    assert!(!std::path::Path::new(&dir.path("w.checkpoint.json")).exists());
 }

@@ -295,9 +295,12 @@ fn geek_solve(
         weights: arcade_tetris::geek::value::GeekWeights::builtin(),
         reserve: reserve.unwrap_or(SearchConfig::default_reserve(beam)),
     });
-    let max_beam = arcade_tetris::geek::solve::memory_limit(beam).map_err(value_error)?;
+    let max_beam = arcade_tetris::geek::solve::memory_limit(beam, search.config.reserve)
+        .map_err(value_error)?;
     let options = SolveOptions {
         seconds,
+        // As the CLI: a reserve asked for is kept in every wider round.
+        fixed_reserve: reserve.is_some(),
         out,
         max_beam,
         ..SolveOptions::default()

@@ -132,24 +132,32 @@ pub fn solve_within(
     })
 }
 
-/// The widest beam the free memory holds (`None` where it cannot be read),
-/// or, when `beam` itself does not fit, why: a search past it would end in
-/// a failed allocation, an abort that saves nothing.
-pub fn memory_limit(beam: usize) -> Result<Option<usize>, String> {
+/// The widest beam the free memory holds with a default reserve (`None`
+/// where it cannot be read), or, when `beam` and its `reserve` do not fit,
+/// why: a search past them would end in a failed allocation, an abort that
+/// saves nothing.
+pub fn memory_limit(beam: usize, reserve: usize) -> Result<Option<usize>, String> {
     let Some(free) = arcade_core::memory::available() else {
         return Ok(None);
     };
     let fits = search::widest_beam_for(free);
-    if beam > fits {
+    let fields = beam.saturating_add(reserve);
+    if fields > fits {
+        let reserved = if reserve > 0 {
+            format!(" (with a reserve of {reserve})")
+        } else {
+            String::new()
+        };
         return Err(format!(
-            "beam {beam} needs about {:.1} GB at its peak (about {} KB a field), more than the \
-             {:.1} GB free here; {fits} fits",
-            (beam as u64 * search::BYTES_PER_FIELD) as f64 / 1e9,
+            "beam {beam}{reserved} needs about {:.1} GB at its peak (about {} KB a field), more \
+             than the {:.1} GB free here; {fits} fields fit",
+            (fields as u64).saturating_mul(search::BYTES_PER_FIELD) as f64 / 1e9,
             search::BYTES_PER_FIELD / 1024,
             free as f64 / 1e9,
         ));
     }
-    Ok(Some(fits))
+    // A widened round keeps a default reserve, an eighth of its beam.
+    Ok(Some(fits / 9 * 8))
 }
 
 /// What `geek solve` is asked to do besides the search itself.

@@ -77,6 +77,11 @@ impl Outlook {
     }
 }
 
+/// Largest weight a file may give, in points per unit: the built-in ones
+/// are under 1,100; the bound keeps every rank and every scaled candidate of
+/// the tuner a finite number.
+pub const MAX_WEIGHT: f64 = 1e30;
+
 /// Weights of the features, in points per unit. Serialised as
 /// `{"features": {"holes": -150.0, ...}}`; features a file leaves out weigh 0.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -142,11 +147,17 @@ impl GeekWeights {
         Ok(w)
     }
 
-    /// Checks that every weight is finite (a rank must be a number).
+    /// Checks that every weight is a number within ±[`MAX_WEIGHT`]: a rank
+    /// must be a number, and the tuner scales weights, which must not
+    /// overflow to infinity.
     pub fn check(&self) -> Result<(), String> {
-        match self.values.iter().position(|w| !w.is_finite()) {
+        match self
+            .values
+            .iter()
+            .position(|w| w.is_nan() || w.abs() > MAX_WEIGHT)
+        {
             Some(i) => Err(format!(
-                "weight {:?} is {}, expected a finite number",
+                "weight {:?} is {:e}, expected a number from -{MAX_WEIGHT:e} to {MAX_WEIGHT:e}",
                 NAMES[i], self.values[i]
             )),
             None => Ok(()),
