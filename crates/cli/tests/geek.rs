@@ -592,6 +592,20 @@ fn a_beam_past_the_free_memory_is_refused() {
             &["geek", "solve", "--beam", "10000000", "--pieces", "5"],
             "GB free here",
         );
+        // The reserve is kept beside the beam: it counts too.
+        assert_bad_input(
+            &[
+                "geek",
+                "solve",
+                "--beam",
+                "1000",
+                "--reserve",
+                "10000000",
+                "--pieces",
+                "5",
+            ],
+            "(with a reserve of 10000000) needs about",
+        );
     }
 }
 

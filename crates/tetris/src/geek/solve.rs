@@ -132,8 +132,8 @@ pub fn solve_within(
     })
 }
 
-/// The widest beam the free memory holds with a default reserve (`None`
-/// where it cannot be read), or, when `beam` and its `reserve` do not fit,
+/// The widest beam the free memory holds beside `reserve` or a default
+/// reserve (`None` where it cannot be read), or, when `beam` and its `reserve` do not fit,
 /// why: a search past them would end in a failed allocation, an abort that
 /// saves nothing.
 pub fn memory_limit(beam: usize, reserve: usize) -> Result<Option<usize>, String> {
@@ -156,8 +156,9 @@ pub fn memory_limit(beam: usize, reserve: usize) -> Result<Option<usize>, String
             free as f64 / 1e9,
         ));
     }
-    // A widened round keeps a default reserve, an eighth of its beam.
-    Ok(Some(fits / 9 * 8))
+    // A widened round keeps this reserve, or a default one, an eighth of
+    // its beam: the widest beam leaves room for either.
+    Ok(Some((fits / 9 * 8).min(fits - reserve)))
 }
 
 /// What `geek solve` is asked to do besides the search itself.
