@@ -451,17 +451,24 @@ mod hardening {
 /// line says how to go on, and the status is 130.
 #[test]
 fn ctrl_c_saves_the_search_and_says_how_to_resume() {
-    let dir = TempDir::new("geek-interrupt");
-    let (ck, rec) = (dir.path("stopped.ckpt.json"), dir.path("record.txt"));
-    let o = stop_a_wide_search(&ck, &rec, &[libc::SIGINT]);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(130), "{err}");
-    let last = err.trim_end().lines().last().unwrap_or_default();
-    assert!(last.starts_with("error: interrupted after piece "), "{err}");
-    let resume = format!("`arcade geek solve --checkpoint {ck} --resume --out {rec}`");
-    assert!(last.ends_with(&resume), "{err}");
-    let saved = std::path::Path::new(&ck).exists() && !std::path::Path::new(&rec).exists();
-    assert!(saved, "{err}");
+    // One Ctrl-C; and one stop delivered twice at once, as GNU `timeout`
+    // does (it signals the process and then its group).
+    for signals in [&[libc::SIGINT][..], &[libc::SIGTERM, libc::SIGTERM]] {
+        let dir = TempDir::new("geek-interrupt");
+        let (ck, rec) = (dir.path("stopped.ckpt.json"), dir.path("record.txt"));
+        let o = stop_a_wide_search(&ck, &rec, signals);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(130), "{signals:?}: {err}");
+        let last = err.trim_end().lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with("error: interrupted after piece "),
+            "{signals:?}: {err}"
+        );
+        let resume = format!("`arcade geek solve --checkpoint {ck} --resume --out {rec}`");
+        assert!(last.ends_with(&resume), "{signals:?}: {err}");
+        let saved = std::path::Path::new(&ck).exists() && !std::path::Path::new(&rec).exists();
+        assert!(saved, "{signals:?}: {err}");
+    }
 }
 
 /// Starts a search of about a minute that checkpoints to `ck`, sends it
@@ -706,20 +713,6 @@ fn a_search_from_a_record_does_not_overwrite_it() {
         ],
         "--out and --from name the same file",
     );
-}
-
-/// GNU `timeout` signals the process and then its group: the same stop
-/// twice, at once. It stops the search cleanly, with the command to resume.
-#[test]
-fn one_stop_signalled_twice_at_once_still_saves_the_search() {
-    let dir = TempDir::new("geek-double-signal");
-    let (ck, rec) = (dir.path("stopped.ckpt.json"), dir.path("record.txt"));
-    let o = stop_a_wide_search(&ck, &rec, &[libc::SIGTERM, libc::SIGTERM]);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(130), "{err}");
-    let last = err.trim_end().lines().last().unwrap_or_default();
-    assert!(last.starts_with("error: interrupted after piece "), "{err}");
-    assert!(std::path::Path::new(&ck).exists(), "{err}");
 }
 
 /// Ctrl-C before a tuning run's first generation ends: nothing is saved, and
