@@ -232,7 +232,7 @@ def geek_solve(
 ) -> dict:
     """The Geek Challenge beam search (``arcade geek solve``); the record
     is written to ``out``. ``progress``: a callable ``(pieces_done, total)``
-    called five times a second, or ``True`` for a ``tqdm`` bar. Ctrl-C
+    called five times a second and once at the end, or ``True`` for a ``tqdm`` bar. Ctrl-C
     stops the search within a piece and raises ``KeyboardInterrupt`` (a
     round that finished before it, with ``seconds``, is written to ``out``).
     ``moves`` (``"drop"`` or ``"reach"``), ``floating`` and ``reserve`` are
@@ -257,11 +257,7 @@ def geek_solve(
             bar.refresh()
 
     try:
-        report = json.loads(_ak.geek_solve(out, beam, pieces, seconds, progress or None, moves, floating, reserve))
-        if bar is not None:  # the last call may come a fifth of a second before the end
-            bar.n = bar.total
-            bar.refresh()
-        return report
+        return json.loads(_ak.geek_solve(out, beam, pieces, seconds, progress or None, moves, floating, reserve))
     finally:
         if bar is not None:
             bar.close()

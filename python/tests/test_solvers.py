@@ -300,7 +300,10 @@ def test_geek_solve_calls_progress_and_writes_a_record_that_replays(tmp_path):
     out = tmp_path / "record.txt"
     calls = []
     report = ak.geek_solve(str(out), beam=20, pieces=3000, progress=lambda d, t: calls.append((d, t)))
-    assert calls and all(t == 3000 for _, t in calls) and calls[-1][0] <= 3000
+    # The last call comes when the search has ended, so a bar ends where the
+    # game did (this narrow beam tops out before the 3,000th piece).
+    assert calls and all(t == 3000 for _, t in calls) and calls[-1] == (report["pieces"], 3000)
+    assert all(a[0] <= b[0] for a, b in zip(calls, calls[1:]))
     assert ak.geek_replay(out.read_text())["score"] == report["score"] > 0
     with pytest.raises(ValueError, match="beam"):
         ak.geek_solve(str(out), beam=0)
@@ -348,8 +351,9 @@ def test_geek_solve_progress_bar_without_tqdm_says_what_to_install(tmp_path, mon
 
 
 def test_geek_solve_progress_bar_ends_full_and_bad_progress_is_refused(tmp_path, monkeypatch):
-    """The tqdm bar closed at the last callback's count (97% in a quick run);
-    ``progress=5`` failed only when the search first called it."""
+    """The tqdm bar closed at the last callback's count (97% in a quick run),
+    and a game that topped out showed a full bar; ``progress=5`` failed only
+    when the search first called it."""
     import tqdm
 
     bars = []
@@ -360,8 +364,10 @@ def test_geek_solve_progress_bar_ends_full_and_bad_progress_is_refused(tmp_path,
             super().close()
 
     monkeypatch.setattr(tqdm, "tqdm", Recorder)
-    ak.geek_solve(str(tmp_path / "r.txt"), beam=20, pieces=3000, progress=True)
-    assert bars[0] == (3000, 3000)  # (tqdm closes again when collected)
+    ak.geek_solve(str(tmp_path / "r.txt"), beam=50, pieces=2000, progress=True)
+    assert bars[0] == (2000, 2000)  # (tqdm closes again when collected)
+    topped = ak.geek_solve(str(tmp_path / "t.txt"), beam=20, pieces=3000, progress=True)
+    assert topped["pieces"] < 3000 and bars[-1] == (topped["pieces"], 3000)
     for bad in (5, "yes"):
         with pytest.raises(TypeError, match=r"^progress must be True, False, None or a callable \(done, total\), got "):
             ak.geek_solve(str(tmp_path / "bad.txt"), beam=1, pieces=10, progress=bad)

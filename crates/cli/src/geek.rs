@@ -222,9 +222,11 @@ pub struct WatchArgs {
     #[arg(long, value_name = "MS", default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(0..=60_000))]
     delay: u64,
-    /// Start drawing at this piece (the replay runs silently up to it).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    from: usize,
+    /// Start drawing after the first N pieces, which the replay places
+    /// silently: the first frame drawn is piece N + 1, as `solve --at N`
+    /// keeps N pieces. (`--from N` is an old name for it.)
+    #[arg(long, value_name = "N", default_value_t = 0, alias = "from")]
+    at: usize,
 }
 
 pub fn run(cmd: Command) -> Result<()> {
@@ -539,11 +541,12 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
 
 fn watch_cmd(a: WatchArgs) -> Result<()> {
     let record = read_record(&a.record)?;
-    if a.from >= record.pieces.len() {
+    if a.at >= record.pieces.len() {
         return Err(bad_input(anyhow::anyhow!(
-            "--from {}: the record has {} pieces (the first is 0)",
-            a.from,
-            record.pieces.len()
+            "--at {}: the record has {} piece(s), so at most {} can be skipped",
+            a.at,
+            record.pieces.len(),
+            record.pieces.len() - 1
         )));
     }
     output::frame("\x1b[2J")?;
@@ -556,7 +559,7 @@ fn watch_cmd(a: WatchArgs) -> Result<()> {
             .iter()
             .map(|&(x, y)| (x as usize, HEIGHT - 1 - y as usize));
         colours.fill(f.piece, cells);
-        if f.index >= a.from && failed.is_none() {
+        if f.index >= a.at && failed.is_none() {
             match output::frame(frame(f, &colours)) {
                 Ok(()) => std::thread::sleep(delay),
                 Err(e) => failed = Some(e),

@@ -48,7 +48,9 @@ pub(crate) struct TuneOptions {
     pub checkpoint: Option<PathBuf>,
     /// Continue the run saved in the checkpoint with its saved setup (a
     /// warning names the setup options given, which are not used);
-    /// --generations sets the new target.
+    /// --generations sets the new target. The optimizer keeps the schedule
+    /// it started with: `geek tune`'s CEM noise, which falls to zero at the
+    /// first target, stays at zero in the generations added.
     #[arg(long)]
     pub resume: bool,
 }

@@ -28,9 +28,18 @@ fn broken_records_name_the_token_and_exit_2() {
     // A start past the record's end drew nothing and said nothing.
     let two = TempFile::new("geek-two", "N,D19,N,D18");
     assert_bad_input(
-        &["geek", "watch", two.path(), "--from", "2"],
-        "--from 2: the record has 2 pieces",
+        &["geek", "watch", two.path(), "--at", "2"],
+        "--at 2: the record has 2 piece(s), so at most 1 can be skipped",
     );
+    // The old name still works.
+    assert_bad_input(&["geek", "watch", two.path(), "--from", "2"], "--at 2");
+    // --at 1 places the first piece silently and draws from the second.
+    let drawn = String::from_utf8(
+        arcade(&["geek", "watch", two.path(), "--at", "1", "--delay", "0"]).stdout,
+    )
+    .unwrap();
+    assert!(drawn.contains("piece     2/10000"), "{drawn}");
+    assert!(!drawn.contains("piece     1/10000"), "{drawn}");
 }
 
 /// A record shipped in `crates/tetris/records/`.

@@ -339,7 +339,7 @@ impl Pace {
 }
 
 /// One line for a log: the stage, how far it is, its message, the time spent,
-/// then the time left or the pause just seen. The time spent is wall time and
+/// then the pause just seen, if any, and the time left. The time spent is wall time and
 /// exact (hh:mm:ss), since logs are compared; a rounded "2 hours" could be 91
 /// minutes. The time left is an estimate and reads as one.
 fn log_line(bar: &ProgressBar, left: Option<Duration>, paused: Option<Duration>) -> String {
@@ -355,7 +355,8 @@ fn log_line(bar: &ProgressBar, left: Option<Duration>, paused: Option<Duration>)
     line += &format!(" ({} elapsed", FormattedDuration(bar.elapsed()));
     if let Some(paused) = paused {
         line += &format!(", paused for {}", FormattedDuration(paused));
-    } else if let Some(left) = left {
+    }
+    if let Some(left) = left {
         line += &format!(", about {} left", HumanDuration(left));
     }
     line + ")"
@@ -383,10 +384,15 @@ mod tests {
             line,
             "pieces: 2500/10000 beam 1000 (00:00:00 elapsed, about 14 minutes left)"
         );
-        let line = log_line(&bar, Some(Duration::ZERO), Some(Duration::from_secs(660)));
+        // After a pause the line says both: the pause and the time left.
+        let line = log_line(
+            &bar,
+            Some(Duration::from_secs(14 * 60)),
+            Some(Duration::from_secs(660)),
+        );
         assert_eq!(
             line,
-            "pieces: 2500/10000 beam 1000 (00:00:00 elapsed, paused for 00:11:00)"
+            "pieces: 2500/10000 beam 1000 (00:00:00 elapsed, paused for 00:11:00, about 14 minutes left)"
         );
     }
 

@@ -194,10 +194,11 @@ fn geek_replay(py: Python<'_>, record: &str) -> PyResult<String> {
 }
 
 /// Runs `job` on a thread of its own while this one calls `progress(done,
-/// total)` every 0.2 s (with the GIL) and runs Python's signal handlers
-/// between calls. A KeyboardInterrupt (or an exception from the callback)
-/// cancels `bar`, so a job that polls it stops early, and is raised when
-/// the job has ended.
+/// total)` every 0.2 s (with the GIL), and once more when the job has
+/// ended so that a bar ends where the job did, and runs Python's signal
+/// handlers between calls. A KeyboardInterrupt (or an exception from the
+/// callback) cancels `bar`, so a job that polls it stops early, and is
+/// raised when the job has ended.
 pub(crate) fn with_progress<T: Send>(
     py: Python<'_>,
     bar: &Progress,
@@ -233,6 +234,9 @@ pub(crate) fn with_progress<T: Send>(
             handle.join().expect("the solver does not panic")
         })
     });
+    if let (None, Some(f)) = (&failure, &callback) {
+        f.call1(py, (bar.position(), bar.length()))?;
+    }
     match failure {
         Some(e) => Err(e),
         None => Ok(result),
