@@ -128,53 +128,53 @@ pub struct TrainArgs {
     #[arg(long, value_name = "P", value_parser = crate::run_options::unit)]
     extreme_gaps: Option<f64>,
     /// CEM: candidates per generation.
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", value_parser = positive)]
     population: Option<usize>,
     /// CEM: training episodes per candidate.
-    #[arg(long, value_name = "E")]
+    #[arg(long, value_name = "E", value_parser = positive)]
     episodes_per_eval: Option<usize>,
     /// PG, REINFORCE and imitate: Adam learning rate.
-    #[arg(long, value_name = "LR")]
+    #[arg(long, value_name = "LR", value_parser = learning_rate)]
     learning_rate: Option<f64>,
     /// PG and REINFORCE: discount per frame.
-    #[arg(long, value_name = "G")]
+    #[arg(long, value_name = "G", value_parser = crate::run_options::unit)]
     gamma: Option<f64>,
     /// PG and REINFORCE: weight of the entropy bonus.
-    #[arg(long, value_name = "W")]
+    #[arg(long, value_name = "W", value_parser = entropy)]
     entropy: Option<f64>,
     /// PG and imitate: games played side by side, each carrying on across
     /// updates (environments, not games played in all).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = positive)]
     envs: Option<usize>,
     /// PG and imitate: frames each game plays per update.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = positive)]
     steps: Option<usize>,
     /// PG: passes over each update's frames.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = positive)]
     epochs: Option<usize>,
     /// PG and imitate: frames per gradient step.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = positive)]
     minibatch: Option<usize>,
     /// PG: GAE's lambda (0: one-step advantages, 1: full returns).
-    #[arg(long, value_name = "L")]
+    #[arg(long, value_name = "L", value_parser = crate::run_options::unit)]
     lambda: Option<f64>,
     /// REINFORCE: episodes per update.
-    #[arg(long, value_name = "B")]
+    #[arg(long, value_name = "B", value_parser = positive)]
     batch: Option<usize>,
     /// Imitate: chance of a random action on a frame (exploration).
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", value_parser = crate::run_options::unit)]
     explore: Option<f64>,
     /// Imitate: gradient steps per update.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = positive)]
     batches: Option<usize>,
     /// Validation episodes per check (the best policy is the one with the
     /// most pipes on them; all reaching 10,000 pipes, and the confirmation
     /// episodes too, ends training) [default: 16, and 64 for imitate].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = positive)]
     validation_episodes: Option<usize>,
     /// Iterations between validation checks [default: 1 for cem and
     /// reinforce, 5 for pg, 100 for imitate].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = positive)]
     validate_every: Option<usize>,
     /// Further episodes a policy perfect on the validation episodes at
     /// 10,000 pipes must also clear before training stops [default: 0, and
@@ -185,6 +185,37 @@ pub struct TrainArgs {
     run: RunOptions,
     #[command(flatten)]
     output: OutputArgs,
+}
+
+/// A count of a training setting (games, steps, epochs, candidates...),
+/// from 1 up.
+fn positive(s: &str) -> Result<usize, String> {
+    crate::run_options::count(s).map(|n| n as usize)
+}
+
+/// Largest Adam learning rate accepted: far beyond any that trains, and
+/// small enough that the weights stay numbers for a while.
+const MAX_LEARNING_RATE: f64 = 10.0;
+
+/// An Adam learning rate: above 0, at most [`MAX_LEARNING_RATE`].
+fn learning_rate(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= MAX_LEARNING_RATE => Ok(x),
+        _ => Err(format!(
+            "expected a number above 0 and at most {MAX_LEARNING_RATE}"
+        )),
+    }
+}
+
+/// Largest entropy weight accepted: the bonus then swamps any reward.
+const MAX_ENTROPY: f64 = 100.0;
+
+/// An entropy weight, from 0 to [`MAX_ENTROPY`].
+fn entropy(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if (0.0..=MAX_ENTROPY).contains(&x) => Ok(x),
+        _ => Err(format!("expected a number from 0 to {MAX_ENTROPY}")),
+    }
 }
 
 /// A built-in policy name or a policy file.

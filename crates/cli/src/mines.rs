@@ -34,8 +34,9 @@ pub enum Command {
     ///
     /// Example: arcade mines bench --level expert --rule sfar --games 10000
     Bench(BenchArgs),
-    /// Play one game and show it move by move with the probabilities the
-    /// solver saw.
+    /// Play one game: its layout and how it ended (a lost game names the
+    /// guess that hit a mine); --watch shows it move by move with the
+    /// probabilities the solver saw.
     ///
     /// Example: arcade mines play --level expert --seed 7 --watch
     Play(PlayArgs),

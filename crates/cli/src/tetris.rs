@@ -65,7 +65,8 @@ struct AiArgs {
 impl AiArgs {
     /// Refuses options that would silently change the player: preview for
     /// one built to average over the unknown next piece instead, and an
-    /// expectation height the stack of a `height`-row board never reaches.
+    /// expectation height the stack of a `height`-row board never reaches
+    /// (a built-in's or a file's gets a note instead).
     fn check(&self, weights: &Weights, height: usize) -> Result<()> {
         if self.preview && weights.expect_from.is_some() {
             return Err(bad_input(anyhow::anyhow!(
@@ -77,6 +78,18 @@ impl AiArgs {
             return Err(bad_input(anyhow::anyhow!(
                 "--expect-from {h}: above the board's {height} rows, so it would never apply"
             )));
+        }
+        // A built-in or a file was not asked for this board: it plays, and
+        // the note says how.
+        if let Some(h) = weights.expect_from.filter(|&h| h > height)
+            && self.expect_from.is_none()
+            && !self.preview
+        {
+            eprintln!(
+                "note: {} averages over the next piece from stack height {h}, above the \
+                 board's {height} rows: here it plays by its weights alone",
+                weights.name
+            );
         }
         Ok(())
     }

@@ -1,6 +1,7 @@
 //! The commands the documentation shows exist: every `arcade` command line in
 //! README.md and docs/ names a real subcommand and only options its `--help`
-//! lists, so a renamed option cannot leave the docs behind.
+//! lists, so a renamed option cannot leave the docs behind; and every
+//! relative link reaches a real file and heading.
 
 use crate::common::{arcade, stdout};
 use std::collections::HashMap;
@@ -174,4 +175,102 @@ fn the_option_check_tells_real_options_from_others() {
         Some(vec!["geek", "replay", "r.txt"])
     );
     assert_eq!(arcade_args("cargo build --release"), None);
+}
+
+/// GitHub's anchor of a heading: lower case, punctuation other than `-` and
+/// `_` dropped, each space a hyphen.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of a Markdown file's headings (outside code blocks), with
+/// GitHub's `-1`, `-2` suffixes for repeated ones.
+fn anchors(text: &str) -> Vec<String> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut out = Vec::new();
+    let mut in_block = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_block = !in_block;
+        }
+        let Some(heading) = line.strip_prefix('#').filter(|_| !in_block) else {
+            continue;
+        };
+        let base = slug(heading.trim_start_matches('#'));
+        let n = seen.entry(base.clone()).or_default();
+        out.push(match *n {
+            0 => base.clone(),
+            k => format!("{base}-{k}"),
+        });
+        *n += 1;
+    }
+    out
+}
+
+/// The relative link targets of a Markdown file: `](target)`, without a
+/// scheme (`https:`, `mailto:`).
+fn relative_links(text: &str) -> Vec<String> {
+    let mut links = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("](") {
+        rest = &rest[at + 2..];
+        let Some(end) = rest.find(')') else { break };
+        let target = &rest[..end];
+        if !target.contains(':') && !target.is_empty() && !target.contains(' ') {
+            links.push(target.to_string());
+        }
+        rest = &rest[end..];
+    }
+    links
+}
+
+#[test]
+fn documented_links_reach_real_files_and_headings() {
+    let (mut files, mut with_anchor) = (0, 0);
+    for doc in doc_files() {
+        let text = std::fs::read_to_string(&doc).unwrap();
+        for link in relative_links(&text) {
+            let (path, anchor) = link.split_once('#').unwrap_or((&link, ""));
+            let target = match path {
+                "" => doc.clone(),
+                path => doc.parent().unwrap().join(path),
+            };
+            assert!(
+                target.exists(),
+                "{}: link {link:?}: no such file",
+                doc.display()
+            );
+            files += 1;
+            if !anchor.is_empty() {
+                let headings = anchors(&std::fs::read_to_string(&target).unwrap());
+                assert!(
+                    headings.iter().any(|h| h == anchor),
+                    "{}: link {link:?}: no such heading in {}",
+                    doc.display(),
+                    target.display()
+                );
+                with_anchor += 1;
+            }
+        }
+    }
+    eprintln!("{files} links checked, {with_anchor} with a heading");
+    assert!(with_anchor >= 20, "only {with_anchor} links to a heading");
+}
+
+#[test]
+fn slugs_follow_github() {
+    assert_eq!(
+        slug(" `arcade flappy train | eval | play | bench | kernel`"),
+        "arcade-flappy-train--eval--play--bench--kernel"
+    );
+    assert_eq!(
+        anchors("# A\n```\n# not a heading\n```\n## A\n"),
+        ["a", "a-1"]
+    );
 }

@@ -359,10 +359,10 @@ fn method_options(method: &str) -> &'static [&'static str] {
 fn another_methods_option_is_rejected() {
     let dir = TempDir::new("flappy-reject");
     let out = dir.path("p.json");
-    for (method, option) in [
-        ("pg", "--batch"),
-        ("cem", "--envs"),
-        ("reinforce", "--lambda"),
+    for (method, option, value) in [
+        ("pg", "--batch", "4"),
+        ("cem", "--envs", "4"),
+        ("reinforce", "--lambda", "0.5"),
     ] {
         assert_bad_input(
             &[
@@ -371,7 +371,7 @@ fn another_methods_option_is_rejected() {
                 "--method",
                 method,
                 option,
-                "4",
+                value,
                 "--iterations",
                 "1",
                 "--out",
@@ -510,4 +510,34 @@ pub fn to_dev_full(args: &[&str]) -> std::process::Output {
         .stderr(std::process::Stdio::piped())
         .output()
         .unwrap()
+}
+
+/// A training setting out of its range is named with its value before the
+/// run starts (one catch-all sentence named none of them).
+#[test]
+fn training_settings_out_of_range_are_named() {
+    for (method, option, value) in [
+        ("pg", "--gamma", "1.5"),
+        ("pg", "--lambda", "2"),
+        ("pg", "--entropy", "nan"),
+        ("pg", "--learning-rate", "inf"),
+        ("imitate", "--learning-rate", "1e30"),
+        ("pg", "--envs", "0"),
+        ("imitate", "--explore", "2"),
+        ("cem", "--validation-episodes", "0"),
+    ] {
+        assert_bad_input(
+            &[
+                "flappy",
+                "train",
+                "--method",
+                method,
+                option,
+                value,
+                "--iterations",
+                "1",
+            ],
+            &format!("invalid value '{value}' for '{option} <"),
+        );
+    }
 }

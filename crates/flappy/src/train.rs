@@ -324,7 +324,9 @@ impl<'a> Training<'a> {
                 let f;
                 (score, f) = check(&policy, config, validation_master, cap);
                 frames += f;
-                improved = score > best_score;
+                // A diverged policy (weights no longer numbers) is never
+                // kept: no policy file could hold it.
+                improved = score > best_score && policy.params().iter().all(|w| w.is_finite());
                 if improved {
                     best = policy;
                     best_score = score;

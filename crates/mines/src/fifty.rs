@@ -50,8 +50,17 @@ pub fn forced_guess(pos: &Position, analysis: &Analysis) -> Result<Option<Forced
         .filter(|&(_, p)| is_half(p))
         .map(|(c, _)| c)
         .collect();
-    for (k, &a) in halves.iter().enumerate() {
-        for &b in &halves[k + 1..] {
+    let mut half = vec![false; grid.len()];
+    for &c in &halves {
+        half[c] = true;
+    }
+    let walled: Vec<usize> = halves
+        .iter()
+        .copied()
+        .filter(|&c| walled_in(pos, c))
+        .collect();
+    for &a in &halves {
+        for b in pair_partners(pos, &half, &walled, a) {
             if swaps(pos, grid, &[a], &[b]) && exactly_one_side(pos, &[a], &[b])? {
                 return Ok(Some(Forced { cells: vec![a, b] }));
             }
@@ -80,6 +89,33 @@ pub fn forced_guess(pos: &Position, analysis: &Analysis) -> Result<Option<Forced
         }
     }
     Ok(None)
+}
+
+/// Whether every neighbour of `c` is a known mine.
+fn walled_in(pos: &Position, c: usize) -> bool {
+    pos.grid().neighbours(c).all(|n| pos.cell(n) == Cell::Mine)
+}
+
+/// The ½ cells after `a` (in index order) that may pair with it. Every
+/// neighbour of `a` that is not a known mine must touch `b` too ([`swaps`]),
+/// so `b` is within two steps of `a`, unless every neighbour of `a` is a
+/// known mine, and then every neighbour of `b` is too. Trying only these
+/// keeps a board of many ½ cells (a blank one) linear, not quadratic, and
+/// finds the same first pair as trying every one.
+fn pair_partners(pos: &Position, half: &[bool], walled: &[usize], a: usize) -> Vec<usize> {
+    let grid = pos.grid();
+    let (x, y) = grid.coords(a);
+    let mut partners: Vec<usize> = (y.saturating_sub(2)..=y + 2)
+        .flat_map(|v| (x.saturating_sub(2)..=x + 2).map(move |u| (u, v)))
+        .filter_map(|(u, v)| grid.checked_index(u, v))
+        .filter(|&b| b > a && half[b])
+        .collect();
+    if walled_in(pos, a) {
+        partners.extend(walled.iter().copied().filter(|&b| b > a));
+    }
+    partners.sort_unstable();
+    partners.dedup();
+    partners
 }
 
 /// Whether every cell outside `A ∪ B` that is not a known mine touches as
@@ -174,6 +210,68 @@ mod tests {
         // A number touching only one of them already tells them apart: the
         // last 1 makes cell 2 the mine.
         assert_eq!(guess("4 1 1\n.1.1\n"), None);
+    }
+
+    /// The pairs tried before: every two ½ cells, in index order.
+    fn naive_pair(pos: &Position, analysis: &Analysis) -> Option<Vec<usize>> {
+        let halves: Vec<usize> = analysis
+            .hidden()
+            .filter(|&(_, p)| is_half(p))
+            .map(|(c, _)| c)
+            .collect();
+        for (k, &a) in halves.iter().enumerate() {
+            for &b in &halves[k + 1..] {
+                if swaps(pos, pos.grid(), &[a], &[b]) && exactly_one_side(pos, &[a], &[b]).unwrap()
+                {
+                    return Some(vec![a, b]);
+                }
+            }
+        }
+        None
+    }
+
+    /// On random positions with known mines and numbers, the pairs tried
+    /// now find the same first forced pair as every pair would.
+    #[test]
+    fn nearby_and_walled_in_partners_find_the_same_pair_as_all_pairs() {
+        let mut rng = arcade_core::Rng::new(50);
+        let (mut tried, mut found, mut walled) = (0, 0, 0);
+        while tried < 3000 {
+            let (w, h) = (3 + rng.index(6), 1 + rng.index(5));
+            let grid = Grid::new(w, h).unwrap();
+            // Every other position dense, its mines mostly known, so that
+            // cells walled in by known mines come up too.
+            let (density, known) = [(0.35, 0.4), (0.7, 0.9)][tried % 2];
+            let mines: Vec<bool> = (0..w * h).map(|_| rng.chance(density)).collect();
+            let mut pos = Position::new(grid, mines.iter().filter(|&&m| m).count());
+            for c in 0..w * h {
+                if mines[c] && rng.chance(known) {
+                    pos.set(c, Cell::Mine);
+                } else if !mines[c] && rng.chance(0.5) {
+                    let n = grid.neighbours(c).filter(|&d| mines[d]).count();
+                    pos.set(c, Cell::Number(n as u8));
+                }
+            }
+            let Ok(analysis) = analyze(&pos) else {
+                continue;
+            };
+            tried += 1;
+            let naive = naive_pair(&pos, &analysis);
+            let fast = forced_guess(&pos, &analysis).unwrap();
+            if let Some(pair) = &naive {
+                found += 1;
+                walled +=
+                    usize::from(walled_in(&pos, pair[0]) && !adjacent(grid, pair[0], pair[1]));
+                assert_eq!(fast.map(|f| f.cells).as_ref(), Some(pair), "{pos:?}");
+            } else {
+                assert!(fast.is_none_or(|f| f.cells.len() == 4), "{pos:?}");
+            }
+        }
+        eprintln!("{found} of {tried} positions had a forced pair, {walled} walled in apart");
+        assert!(
+            found >= 100 && walled >= 10,
+            "{found} pairs, {walled} walled in"
+        );
     }
 
     #[test]

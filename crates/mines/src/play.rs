@@ -250,9 +250,25 @@ impl PlayReport {
             if self.won {
                 String::new()
             } else {
-                format!(" ({} safe cells left)", self.safe_left)
+                format!(
+                    " ({} safe cells left){}",
+                    self.safe_left,
+                    self.fatal_guess()
+                )
             }
         )
+    }
+
+    /// The guess that lost the game, as a clause of the summary.
+    fn fatal_guess(&self) -> String {
+        self.last_guess.map_or(String::new(), |g| {
+            format!(
+                ": the last, ({},{}), a {}% chance of a mine, hit one",
+                g.cell[0],
+                g.cell[1],
+                crate::report::percent(g.mine_probability)
+            )
+        })
     }
 }
 

@@ -139,7 +139,15 @@ impl fmt::Display for AnalyzeReport {
             (Some([x, y]), p) => {
                 let p = p.unwrap_or(0.0);
                 let certain = if p == 0.0 { " (certainly safe)" } else { "" };
-                writeln!(f, "best move: ({x},{y}), mine probability {p:.4}{certain}")?;
+                // An uncertain cell never reads as 0.0000 or 1.0000.
+                let shown = match p {
+                    0.0 | 1.0 => p,
+                    p => p.clamp(1e-4, 1.0 - 1e-4),
+                };
+                writeln!(
+                    f,
+                    "best move: ({x},{y}), mine probability {shown:.4}{certain}"
+                )?;
             }
             (None, _) if self.hidden() == 0 => writeln!(f, "best move: none (no hidden cell)")?,
             (None, _) => writeln!(f, "best move: none (every hidden cell is a mine)")?,
@@ -218,6 +226,25 @@ mod tests {
         let text = r.to_string();
         assert!(text.contains("best move: (2,0), mine probability 0.0000 (certainly safe)"));
         assert!(text.contains("    1  100% [  0%]"), "{text}");
+    }
+
+    #[test]
+    fn the_best_move_never_reads_as_certain_when_it_is_not() {
+        // One mine in 30,000 cells: every cell is a mine at 1/30,000,
+        // which four decimals would round to 0.
+        let mut text = String::from("300 100 1\n");
+        for _ in 0..100 {
+            text += &".".repeat(300);
+            text += "\n";
+        }
+        let pos = Position::parse(&text).unwrap();
+        let report = analyze_report(&pos, &Config::fast()).unwrap().to_string();
+        assert!(report.contains("mine probability 0.0001\n"), "{report}");
+        // All but one cell a mine.
+        let text = text.replacen("300 100 1", "300 100 29999", 1);
+        let pos = Position::parse(&text).unwrap();
+        let report = analyze_report(&pos, &Config::fast()).unwrap().to_string();
+        assert!(report.contains("mine probability 0.9999\n"), "{report}");
     }
 
     #[test]

@@ -85,6 +85,9 @@ pub struct BenchReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect_from: Option<usize>,
     pub randomizer: Randomizer,
+    /// The caps every game stopped at, if any (`--max-pieces`, `--max-lines`).
+    #[serde(default)]
+    pub limits: Limits,
     pub mean_lines: f64,
     /// 95% interval of the mean (Student t); None for a single game.
     pub ci95: Option<[f64; 2]>,
@@ -122,10 +125,20 @@ pub struct ExponentialMean {
     pub ci95_low: f64,
     /// None (unbounded) when no game ended.
     pub ci95_high: Option<f64>,
+    /// The cap (in lines; a piece cap counted as the lines its cells fill)
+    /// is under [`SHORT_CAP`] of the estimate (or of `ci95_low`): a game
+    /// ends less often while its stack builds up than later, so games cut
+    /// that short make the estimate run high.
+    #[serde(default)]
+    pub short_cap: bool,
 }
 
+/// A cap under this fraction of the exponential estimate is too short for
+/// it: the checks in `docs/results/tetris.md` capped at 0.1–0.7 of the mean.
+pub const SHORT_CAP: f64 = 1.0 / 20.0;
+
 impl ExponentialMean {
-    fn of(partial: &BenchPartial) -> Option<ExponentialMean> {
+    fn of(partial: &BenchPartial, cfg: &BenchConfig) -> Option<ExponentialMean> {
         if partial.capped_games == 0 {
             return None;
         }
@@ -133,14 +146,27 @@ impl ExponentialMean {
         let total = partial.lines.sum as u64;
         let (estimate, ci) = exponential_mean95(total as f64, ended);
         let finite = |x: f64| x.is_finite().then_some(x);
+        let mean_lines = finite(estimate);
         Some(ExponentialMean {
             ended_games: ended,
             total_lines: total,
-            mean_lines: finite(estimate),
+            mean_lines,
             ci95_low: ci.low,
             ci95_high: finite(ci.high),
+            short_cap: cap_in_lines(cfg) < SHORT_CAP * mean_lines.unwrap_or(ci.low),
         })
     }
+}
+
+/// The games' cap in lines: a piece cap counts as the lines its pieces'
+/// cells would fill (4 cells a piece, `width` cells a line).
+fn cap_in_lines(cfg: &BenchConfig) -> f64 {
+    let by_lines = cfg.limits.max_lines.map_or(f64::INFINITY, |l| l as f64);
+    let by_pieces = cfg
+        .limits
+        .max_pieces
+        .map_or(f64::INFINITY, |p| p as f64 * 4.0 / cfg.width as f64);
+    by_lines.min(by_pieces)
 }
 
 impl BenchReport {
@@ -162,6 +188,7 @@ impl BenchReport {
             preview: cfg.preview,
             expect_from: cfg.expect_from,
             randomizer: cfg.randomizer,
+            limits: cfg.limits,
             mean_lines: lines.mean(),
             ci95: lines.ci95().map(|ci| ci.as_array()),
             median_lines: lines.median(),
@@ -169,7 +196,7 @@ impl BenchReport {
             min_lines: lines.min.unwrap_or(0),
             max_lines: lines.max.unwrap_or(0),
             capped_games: partial.capped_games,
-            if_exponential: ExponentialMean::of(partial),
+            if_exponential: ExponentialMean::of(partial, cfg),
             pieces: partial.pieces,
             pieces_per_sec: partial.pieces as f64 / seconds,
             seconds,
@@ -228,13 +255,20 @@ impl fmt::Display for BenchReport {
             let show = |x: Option<f64>| x.map_or("unbounded".into(), |x| format!("{x:.1}"));
             writeln!(
                 f,
-                "  if game lengths are exponential: mean {}  95% CI [{:.1}, {}]  ({} ended in {})",
+                "  if game lengths are exponential: mean {}  95% CI [{:.1}, {}]  ({} of {} ended; {} in all)",
                 show(e.mean_lines),
                 e.ci95_low,
                 show(e.ci95_high),
-                counted(e.ended_games, "game"),
+                e.ended_games,
+                counted(r.games, "game"),
                 counted(e.total_lines, "line")
             )?;
+            if e.short_cap {
+                writeln!(
+                    f,
+                    "  (the cap is under a twentieth of that: games end less often while the stack builds up, so this runs high; raise the cap)"
+                )?;
+            }
         }
         writeln!(
             f,
@@ -361,6 +395,32 @@ mod tests {
         assert_eq!(e.total_lines, lines.iter().sum::<u64>());
         assert_eq!(e.mean_lines, Some(e.total_lines as f64 / ended as f64));
         assert!(e.ci95_low < e.mean_lines.unwrap() && e.mean_lines < e.ci95_high);
+        // The flag: a cap under a twentieth of the estimate, in lines or
+        // in pieces (4 cells each over the board's width).
+        let mean = e.mean_lines.unwrap();
+        assert_eq!(e.short_cap, 20.0 < mean / 20.0, "mean {mean}");
+        for (lines, pieces, short) in [
+            (Some((mean / 25.0) as u64), None, true),
+            (Some((mean / 15.0) as u64), None, false),
+            (
+                None,
+                Some((mean / 25.0 * cfg.width as f64 / 4.0) as u64),
+                true,
+            ),
+            (
+                None,
+                Some((mean / 15.0 * cfg.width as f64 / 4.0) as u64),
+                false,
+            ),
+        ] {
+            cfg.limits = Limits {
+                max_lines: lines,
+                max_pieces: pieces,
+            };
+            let e = ExponentialMean::of(&partial, &cfg).unwrap();
+            assert_eq!(e.short_cap, short, "{:?}", cfg.limits);
+        }
+        assert_eq!(r.limits.max_lines, Some(20));
     }
 
     /// Shards merge to exactly the whole run: split inside the first block

@@ -15,6 +15,7 @@
 //!   the stack is 12 rows high ([`crate::player::Player::with_expectation`];
 //!   measured on 10×20 in `docs/results/tetris.md`).
 
+use crate::board::MAX_HEIGHT;
 use crate::features::{COUNT, Feature, Values};
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
@@ -32,6 +33,11 @@ pub struct Weights {
     pub expect_from: Option<usize>,
 }
 
+/// Largest weight a file may give: the built-in ones are under 1,100 (the
+/// Geek Challenge's too); the bound keeps every value, and every candidate
+/// a tuner scales from one, a finite number.
+pub const MAX_WEIGHT: f64 = 1e30;
+
 /// Names of the built-in weight sets.
 pub const BUILTINS: [&str; 5] = [
     "dellacherie",
@@ -42,8 +48,8 @@ pub const BUILTINS: [&str; 5] = [
 ];
 
 /// The stack height from which `bcts-expect` averages over the next piece:
-/// the top 8 rows of the 10×20 board, where BCTS rarely plays (12% of its
-/// speed, measured in `docs/results/tetris.md`).
+/// the top 8 rows of the 10×20 board, where BCTS rarely plays (a quarter
+/// of its speed, measured in `docs/results/tetris.md`).
 const BCTS_EXPECT_FROM: usize = 12;
 
 /// The tuned weights as `arcade tetris tune` wrote them, with provenance.
@@ -68,7 +74,9 @@ pub enum WeightsError {
         name: String,
         suggestion: Option<&'static str>,
     },
-    #[error("{origin}: feature {name:?} must have a finite number as its weight")]
+    #[error(
+        "{origin}: feature {name:?} must have a number from -{MAX_WEIGHT:e} to {MAX_WEIGHT:e} as its weight"
+    )]
     NotANumber { origin: String, name: String },
     #[error("unknown AI {spec:?}{}: expected one of {} or the path of a weights JSON file", hint(.suggestion), BUILTINS.join(", "))]
     UnknownAi {
@@ -168,7 +176,7 @@ impl Weights {
         }
         Err(WeightsError::UnknownAi {
             spec: spec.to_string(),
-            suggestion: closest(spec, BUILTINS),
+            suggestion: closest(&spec.to_lowercase(), BUILTINS),
         })
     }
 
@@ -253,12 +261,12 @@ impl Weights {
                 name: name.clone(),
                 suggestion: closest(name, Feature::ALL.map(Feature::name)),
             })?;
-            values[feature.index()] =
-                weight.as_f64().filter(|w| w.is_finite()).ok_or_else(|| {
-                    WeightsError::NotANumber {
-                        origin: origin.to_string(),
-                        name: name.clone(),
-                    }
+            values[feature.index()] = weight
+                .as_f64()
+                .filter(|w| w.abs() <= MAX_WEIGHT)
+                .ok_or_else(|| WeightsError::NotANumber {
+                    origin: origin.to_string(),
+                    name: name.clone(),
                 })?;
         }
         if values.iter().all(|&w| w == 0.0) {
@@ -275,9 +283,12 @@ impl Weights {
             None => None,
             Some(v) => Some(
                 v.as_u64()
-                    .filter(|&h| h <= 40)
-                    .ok_or_else(|| layout("\"expect_from\" must be a stack height from 0 to 40"))?
-                    as usize,
+                    .filter(|&h| h <= MAX_HEIGHT as u64)
+                    .ok_or_else(|| {
+                        layout(&format!(
+                            "\"expect_from\" must be a stack height from 0 to {MAX_HEIGHT}"
+                        ))
+                    })? as usize,
             ),
         };
         Ok(Weights {
@@ -396,10 +407,13 @@ mod tests {
 
     #[test]
     fn unknown_ai_suggests_a_builtin() {
-        let err = Weights::resolve("eltetris").unwrap_err();
-        assert!(
-            err.to_string().contains("did you mean \"el-tetris\""),
-            "{err}"
-        );
+        for (spec, builtin) in [("eltetris", "el-tetris"), ("BCTS", "bcts")] {
+            let err = Weights::resolve(spec).unwrap_err();
+            assert!(
+                err.to_string()
+                    .contains(&format!("did you mean \"{builtin}\"")),
+                "{err}"
+            );
+        }
     }
 }

@@ -9,9 +9,17 @@ use crate::movegen::{self, MoveMode, Placement};
 use crate::piece::Piece;
 use crate::rules::Rules;
 
-/// The value of a next piece that has no room: far below any board's value
-/// (a few thousand at most), yet finite so that means stay ordered.
-const DEATH: f64 = -1.0e12;
+/// The value of a next piece that has no room, per unit of the weights'
+/// total size (the sum of their magnitudes): no feature reaches 10^5 on the
+/// largest board, so this is far below any board's value, whatever the
+/// weights' scale, yet finite so that means stay ordered. Scaling every
+/// weight scales it too, so the player chooses as before.
+const DEATH_PER_WEIGHT: f64 = -1.0e9;
+
+/// The value of a next piece that has no room, for these weights.
+fn death(weights: &Weights) -> f64 {
+    DEATH_PER_WEIGHT * weights.values.iter().map(|w| w.abs()).sum::<f64>()
+}
 
 /// A greedy player over a linear evaluator.
 #[derive(Clone, Debug)]
@@ -25,6 +33,8 @@ pub struct Player {
     expect_from: Option<usize>,
     /// The features the weights use: only these are computed.
     needs: FeatureSet,
+    /// A next piece with no room, in the expectation ([`death`]).
+    death: f64,
     first: Vec<Placement>,
     second: Vec<Placement>,
 }
@@ -35,6 +45,7 @@ impl Player {
         Player {
             rules,
             needs: FeatureSet::of(weights.used().map(|(f, _)| f)),
+            death: death(&weights),
             expect_from: weights.expect_from,
             weights,
             mode,
@@ -159,7 +170,7 @@ impl Player {
 
     /// Value of placing `piece` at `p`, then the next piece, drawn uniformly
     /// from the seven, as well as possible: the placement terms of `p` plus
-    /// the mean best value. A next piece with no room costs [`DEATH`], so
+    /// the mean best value. A next piece with no room costs [`death`], so
     /// the chance of losing outweighs every other term.
     fn expected_value(&mut self, board: &Board, top: usize, piece: Piece, p: Placement) -> f64 {
         let (after, values) = self.lock_and_describe(board, top, piece, p);
@@ -168,9 +179,9 @@ impl Player {
             .iter()
             .map(|&next| {
                 if crate::game::spawn_fits(&self.rules, &after, next) {
-                    self.best_value(&after, next).unwrap_or(DEATH)
+                    self.best_value(&after, next).unwrap_or(self.death)
                 } else {
-                    DEATH
+                    self.death
                 }
             })
             .sum();
@@ -334,7 +345,7 @@ mod tests {
     }
 
     /// The naive expectation: a placement's own terms plus the mean, over
-    /// the seven next pieces, of the best full value (DEATH without room).
+    /// the seven next pieces, of the best full value (death without room).
     fn naive_expected_total(
         rules: &Rules,
         weights: &Weights,
@@ -346,16 +357,17 @@ mod tests {
         let sum: f64 = Piece::ALL
             .iter()
             .map(|&next| match crate::game::spawn_fits(rules, &after, next) {
-                true => naive_best(rules, weights, &after, next, DEATH),
-                false => DEATH,
+                true => naive_best(rules, weights, &after, next, death(weights)),
+                false => death(weights),
             })
             .sum();
         naive_own(weights, &v) + sum / 7.0
     }
 
     /// On random high stacks the expectation player picks a placement of
-    /// the highest naive expected total, and it often differs from the
-    /// greedy choice (so the comparison is exercised).
+    /// the highest naive expected total, whatever the weights' scale, and it
+    /// often differs from the greedy choice (so the comparison is
+    /// exercised).
     #[test]
     fn expectation_choice_maximises_the_naive_mean() {
         let rules = Rules::classic();
@@ -391,6 +403,15 @@ mod tests {
             assert!(
                 (got - best).abs() <= 1e-9 * best.abs().max(1.0),
                 "{got} vs {best}"
+            );
+            // A linear value's choice does not depend on its scale: the
+            // same weights × 2^40 (exact in floating point) choose alike.
+            let mut scaled = weights.clone();
+            scaled.values.iter_mut().for_each(|w| *w *= 2f64.powi(40));
+            let scaled = Player::new(rules.clone(), scaled, MoveMode::Drop, false);
+            assert_eq!(
+                scaled.with_expectation(0).choose(&board, piece, None),
+                Some(chosen)
             );
             let greedy = player("bcts", false).choose(&board, piece, None).unwrap();
             differs += usize::from(greedy != chosen);

@@ -77,10 +77,7 @@ impl Outlook {
     }
 }
 
-/// Largest weight a file may give, in points per unit: the built-in ones
-/// are under 1,100; the bound keeps every rank and every scaled candidate of
-/// the tuner a finite number.
-pub const MAX_WEIGHT: f64 = 1e30;
+pub use crate::eval::MAX_WEIGHT;
 
 /// Weights of the features, in points per unit. Serialised as
 /// `{"features": {"holes": -150.0, ...}}`; features a file leaves out weigh 0.
