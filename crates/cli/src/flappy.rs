@@ -199,12 +199,7 @@ const MAX_LEARNING_RATE: f64 = 10.0;
 
 /// An Adam learning rate: above 0, at most [`MAX_LEARNING_RATE`].
 fn learning_rate(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(x) if x > 0.0 && x <= MAX_LEARNING_RATE => Ok(x),
-        _ => Err(format!(
-            "expected a number above 0 and at most {MAX_LEARNING_RATE}"
-        )),
-    }
+    crate::run_options::positive_at_most(s, MAX_LEARNING_RATE, &MAX_LEARNING_RATE.to_string())
 }
 
 /// Largest entropy weight accepted: the bonus then swamps any reward.

@@ -66,6 +66,15 @@ pub fn finite(s: &str) -> Result<f64, String> {
     }
 }
 
+/// A number above 0 and at most `max` (a spread, a learning rate), shown
+/// in the error as `max_text`.
+pub fn positive_at_most(s: &str, max: f64, max_text: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= max => Ok(x),
+        _ => Err(format!("expected a number above 0 and at most {max_text}")),
+    }
+}
+
 /// A probability or share, from 0 to 1.
 pub fn unit(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {

@@ -62,12 +62,7 @@ const MAX_SPREAD: f64 = 1e6;
 /// An initial spread: above 0 (a spread of 0 searches nothing) and at most
 /// [`MAX_SPREAD`].
 fn spread(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(x) if x > 0.0 && x <= MAX_SPREAD => Ok(x),
-        _ => Err(format!(
-            "expected a number above 0 and at most {MAX_SPREAD:e}"
-        )),
-    }
+    crate::run_options::positive_at_most(s, MAX_SPREAD, &format!("{MAX_SPREAD:e}"))
 }
 
 impl TuneOptions {

@@ -390,7 +390,8 @@ fn another_methods_option_is_rejected() {
 }
 
 /// Counts that would make training allocate without bound, or train for no
-/// iteration at all, are one-line errors before anything runs.
+/// iteration at all, and settings out of range, are one-line errors before
+/// anything runs.
 #[test]
 fn absurd_training_sizes_are_errors() {
     let dir = TempDir::new("flappy-sizes");
@@ -421,6 +422,51 @@ fn absurd_training_sizes_are_errors() {
             "policy gradient plays at most 65536 games",
         ),
         ("cem", "--iterations", "0", "iterations must be at least 1"),
+        // A setting out of its range is named with its value (one catch-all
+        // sentence named none of them).
+        (
+            "pg",
+            "--gamma",
+            "1.5",
+            "invalid value '1.5' for '--gamma <G>'",
+        ),
+        (
+            "pg",
+            "--lambda",
+            "2",
+            "invalid value '2' for '--lambda <L>'",
+        ),
+        (
+            "pg",
+            "--entropy",
+            "nan",
+            "invalid value 'nan' for '--entropy <W>'",
+        ),
+        (
+            "pg",
+            "--learning-rate",
+            "inf",
+            "invalid value 'inf' for '--learning-rate <LR>'",
+        ),
+        (
+            "imitate",
+            "--learning-rate",
+            "1e30",
+            "invalid value '1e30' for '--learning-rate <LR>'",
+        ),
+        ("pg", "--envs", "0", "invalid value '0' for '--envs <N>'"),
+        (
+            "imitate",
+            "--explore",
+            "2",
+            "invalid value '2' for '--explore <P>'",
+        ),
+        (
+            "cem",
+            "--validation-episodes",
+            "0",
+            "invalid value '0' for '--validation-episodes <N>'",
+        ),
     ] {
         assert_bad_input(
             &[
@@ -510,34 +556,4 @@ pub fn to_dev_full(args: &[&str]) -> std::process::Output {
         .stderr(std::process::Stdio::piped())
         .output()
         .unwrap()
-}
-
-/// A training setting out of its range is named with its value before the
-/// run starts (one catch-all sentence named none of them).
-#[test]
-fn training_settings_out_of_range_are_named() {
-    for (method, option, value) in [
-        ("pg", "--gamma", "1.5"),
-        ("pg", "--lambda", "2"),
-        ("pg", "--entropy", "nan"),
-        ("pg", "--learning-rate", "inf"),
-        ("imitate", "--learning-rate", "1e30"),
-        ("pg", "--envs", "0"),
-        ("imitate", "--explore", "2"),
-        ("cem", "--validation-episodes", "0"),
-    ] {
-        assert_bad_input(
-            &[
-                "flappy",
-                "train",
-                "--method",
-                method,
-                option,
-                value,
-                "--iterations",
-                "1",
-            ],
-            &format!("invalid value '{value}' for '{option} <"),
-        );
-    }
 }
