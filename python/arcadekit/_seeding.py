@@ -20,11 +20,12 @@ def checked_seed(seed) -> Optional[int]:
     """``seed`` as a Python int (Gymnasium's seeding takes only Python ints,
     and a seed drawn with NumPy is a NumPy integer), or ``None``. Checked
     before Gymnasium sees it, so that every bad seed gets this module's
-    one-line ``ValueError`` rather than Gymnasium's or NumPy's."""
+    one-line error (``TypeError`` for the wrong type, ``ValueError`` out of
+    range) rather than Gymnasium's or NumPy's."""
     if seed is None:
         return None
     if not is_integer(seed):
-        raise ValueError(f"seed must be an integer or None, got {seed!r} ({type(seed).__name__})")
+        raise TypeError(f"seed must be an integer or None, got {seed!r} ({type(seed).__name__})")
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed {seed} is out of range (0..2**64)")
     return int(seed)

@@ -147,8 +147,9 @@ def mines_analyze(position: Union[str, np.ndarray], mines: Optional[int] = None,
         if mines is not None:
             raise ValueError("mines comes from the text's header; give it only with a grid")
         return _analysis(json.loads(_ak.mines_analyze_text(position, strength)))
-    if position is None:
-        raise TypeError("position must be arcade's text format (a str) or a grid (an array), got None")
+    if position is None or isinstance(position, (bytes, bytearray)):
+        got = "None" if position is None else f"{type(position).__name__} (decode it first: position.decode())"
+        raise TypeError(f"position must be arcade's text format (a str) or a grid (an array), got {got}")
     if mines is None:
         raise ValueError("give the board's mine count: mines_analyze(grid, mines)")
     grid = _integers("grid", position, "(height, width)", _ak.mines_check_size)

@@ -109,8 +109,9 @@ def test_calls_before_reset_and_bad_seeds_are_clear_errors():
                        (env.ai_action, "ai_action"), (lambda: env.scores, "scores")]:
         with pytest.raises(gym.error.ResetNeeded, match=rf"^call reset\(\) before {name}\(\)$"):
             call()
-    for bad, message in [(-1, r"^seed -1 is out of range"), (1.5, r"^seed must be an integer or None, got 1.5")]:
-        with pytest.raises(ValueError, match=message):
+    for bad, error, message in [(-1, ValueError, r"^seed -1 is out of range"),
+                                (1.5, TypeError, r"^seed must be an integer or None, got 1.5")]:
+        with pytest.raises(error, match=message):
             env.reset(seed=bad)
     env.reset(seed=1)
     env.last()

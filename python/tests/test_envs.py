@@ -424,15 +424,15 @@ def test_method_arguments_of_the_wrong_type_are_named():
 def test_bad_seeds_are_value_errors_naming_the_seed(make):
     """``seed=-1`` raised Gymnasium's own error before the package's check."""
     env = make()
-    for bad, message in [
-        (-1, r"^seed -1 is out of range \(0..2\*\*64\)$"),
-        (2**64, r"^seed 18446744073709551616 is out of range \(0..2\*\*64\)$"),
-        (np.int64(-3), r"^seed -3 is out of range"),
-        (1.5, r"^seed must be an integer or None, got 1.5 \(float\)$"),
-        (True, r"^seed must be an integer or None, got True \(bool\)$"),
-        ("3", r"^seed must be an integer or None, got '3' \(str\)$"),
+    for bad, error, message in [
+        (-1, ValueError, r"^seed -1 is out of range \(0..2\*\*64\)$"),
+        (2**64, ValueError, r"^seed 18446744073709551616 is out of range \(0..2\*\*64\)$"),
+        (np.int64(-3), ValueError, r"^seed -3 is out of range"),
+        (1.5, TypeError, r"^seed must be an integer or None, got 1.5 \(float\)$"),
+        (True, TypeError, r"^seed must be an integer or None, got True \(bool\)$"),
+        ("3", TypeError, r"^seed must be an integer or None, got '3' \(str\)$"),
     ]:
-        with pytest.raises(ValueError, match=message):
+        with pytest.raises(error, match=message):
             env.reset(seed=bad)
     env.reset(seed=2**64 - 1)
 

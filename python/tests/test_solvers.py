@@ -163,6 +163,9 @@ def test_mines_analyze_errors():
         ak.mines_analyze(np.full((3, 3), -1))
     with pytest.raises(TypeError, match=r"^position must be arcade's text format \(a str\) or a grid \(an array\), got None$"):
         ak.mines_analyze(None)
+    # Bytes were taken for a grid and asked for a mine count.
+    with pytest.raises(TypeError, match=r"got bytes \(decode it first: position.decode\(\)\)$"):
+        ak.mines_analyze(b"2 1 1\n1.\n")
     with pytest.raises(ValueError, match="strength"):
         ak.mines_analyze(POSITION, strength="best")
 

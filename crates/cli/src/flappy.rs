@@ -453,6 +453,7 @@ fn save_policy(
 }
 
 fn eval_cmd(a: EvalArgs) -> Result<()> {
+    crate::run_options::check_per_game_list("--per-episode", a.per_episode, a.episodes)?;
     let agent = load_agent(&a.policy)?;
     let config = EvalConfig {
         policy: a.policy,

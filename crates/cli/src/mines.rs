@@ -97,7 +97,7 @@ struct GameArgs {
     level: Level,
     /// First-click rule: sfar (first cell safe), snr (first cell and its
     /// neighbours safe), none.
-    #[arg(long, value_enum, default_value_t = RuleArg::Sfar)]
+    #[arg(long, value_enum, default_value_t = RuleArg::Sfar, ignore_case = true)]
     rule: RuleArg,
     /// First click X,Y [default: 0,0 for sfar and none, 3,3 for snr].
     #[arg(long, value_name = "X,Y", value_parser = parse_xy)]
@@ -152,6 +152,11 @@ pub struct PlayArgs {
     /// Seed of the mine layout.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Play game I (from 0) of `mines bench` with the same --seed: its
+    /// layout, so a lost bench game can be studied (the report gives that
+    /// game's own seed).
+    #[arg(long = "game", value_name = "I")]
+    bench_game: Option<u64>,
     /// Show every move in the terminal.
     #[arg(long)]
     watch: bool,
@@ -229,7 +234,7 @@ fn play_cmd(a: PlayArgs) -> Result<()> {
         a.game.level,
         a.game.rule(),
         a.game.first(),
-        a.seed,
+        crate::run_options::bench_game_seed(a.seed, a.bench_game),
         a.game.solver.lib(),
         |event| {
             if let Some(w) = watch.as_mut() {

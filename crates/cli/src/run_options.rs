@@ -66,6 +66,24 @@ pub fn finite(s: &str) -> Result<f64, String> {
     }
 }
 
+/// Refuses a per-game list (`--per-game`, `--per-episode`) longer than the
+/// statistics keep, which would otherwise be left out of the report.
+pub fn check_per_game_list(flag: &str, asked: bool, count: u64) -> anyhow::Result<()> {
+    let keep = arcade_core::stats::TALLY_KEEP;
+    if asked && count > keep {
+        return Err(crate::exit::bad_input(anyhow::anyhow!(
+            "{flag} lists at most {keep} results, and this run has {count}"
+        )));
+    }
+    Ok(())
+}
+
+/// The seed `play --seed master --game I` plays: game I's own seed in a
+/// `bench --seed master`, which plays game I from `derive_seed(master, I)`.
+pub fn bench_game_seed(master: u64, game: Option<u64>) -> u64 {
+    game.map_or(master, |i| arcade_core::rng::derive_seed(master, i))
+}
+
 /// A number above 0 and at most `max` (a spread, a learning rate), shown
 /// in the error as `max_text`.
 pub fn positive_at_most(s: &str, max: f64, max_text: &str) -> Result<f64, String> {

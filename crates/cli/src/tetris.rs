@@ -164,8 +164,13 @@ pub struct PlayArgs {
     #[arg(long, value_name = "WxH", value_parser = parse_board, default_value = "10x20")]
     board: (usize, usize),
     /// Seed of the piece sequence.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, conflicts_with = "sequence")]
     seed: u64,
+    /// Play game I (from 0) of `tetris bench` with the same --seed: its
+    /// pieces, so a bench game can be watched or studied (the report gives
+    /// that game's own seed).
+    #[arg(long, value_name = "I", conflicts_with = "sequence")]
+    game: Option<u64>,
     /// Piece randomizer.
     #[arg(long, value_enum, default_value_t = Pieces::Uniform)]
     pieces: Pieces,
@@ -219,8 +224,8 @@ pub struct BenchArgs {
     run: RunOptions,
     #[command(flatten)]
     output: OutputArgs,
-    /// Include every game's line count in the JSON output (kept up to
-    /// 2^20 games).
+    /// Include every game's line count in the JSON output (up to 2^20
+    /// games).
     #[arg(long, requires = "json")]
     per_game: bool,
 }
@@ -305,7 +310,8 @@ fn play(a: PlayArgs) -> Result<()> {
         r
     };
     let seconds = start.elapsed().as_secs_f64();
-    let mut report = PlayReport::new(&weights.name, &board, a.seed, &result, seconds);
+    let seed = run_options::bench_game_seed(a.seed, a.game);
+    let mut report = PlayReport::new(&weights.name, &board, seed, &result, seconds);
     if a.placements {
         report.placements = Some(placements);
     }
@@ -319,11 +325,15 @@ fn piece_source(a: &PlayArgs) -> Result<PieceSource> {
             PieceSource::parse_sequence(text)
                 .map_err(|e| bad_input(anyhow::anyhow!("--sequence: {e}")))?,
         ),
-        None => PieceSource::random(a.pieces.into(), a.seed),
+        None => PieceSource::random(
+            a.pieces.into(),
+            run_options::bench_game_seed(a.seed, a.game),
+        ),
     })
 }
 
 fn bench_cmd(a: BenchArgs) -> Result<()> {
+    run_options::check_per_game_list("--per-game", a.per_game, a.games)?;
     let weights = load_ai(&a.ai.ai)?;
     a.ai.check(&weights, a.board.1)?;
     let cfg = BenchConfig {

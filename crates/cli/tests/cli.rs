@@ -24,7 +24,40 @@ fn malformed_board_unknown_ai_and_weights_typo_exit_2_with_one_line() {
         &["tetris", "bench", "--ai", file.to_str().unwrap()],
         "unknown feature \"wel_sums\" in \"features\" (did you mean \"well_sums\"?)",
     );
+    // Weights whose products overflow played nonsense without a word.
+    std::fs::write(&file, r#"{"features": {"holes": -1e308}}"#).unwrap();
+    assert_bad_input(
+        &["tetris", "bench", "--ai", file.to_str().unwrap()],
+        "must have a number from -1e30 to 1e30 as its weight",
+    );
     std::fs::remove_dir_all(dir).unwrap();
+    // A per-game list longer than the report keeps was left out silently.
+    assert_bad_input(
+        &[
+            "tetris",
+            "bench",
+            "--ai",
+            "bcts",
+            "--games",
+            "1048577",
+            "--per-game",
+            "--json",
+        ],
+        "--per-game lists at most 1048576 results",
+    );
+    assert_bad_input(
+        &[
+            "flappy",
+            "eval",
+            "--policy",
+            "heuristic",
+            "--episodes",
+            "1048577",
+            "--per-episode",
+            "--json",
+        ],
+        "--per-episode lists at most 1048576 results",
+    );
 }
 
 #[test]
@@ -343,5 +376,60 @@ fn absurd_thread_counts_are_capped_or_rejected() {
     assert_bad_input(
         &["tetris", "bench", "--ai", "bcts", "--threads", "4294967296"],
         "--threads",
+    );
+}
+
+/// `tetris play --seed S --game I` plays game I of `tetris bench --seed S`,
+/// line for line; a seed beside an explicit sequence is refused.
+#[test]
+fn tetris_play_game_i_is_bench_game_i() {
+    let bench = json(&arcade(&[
+        "tetris",
+        "bench",
+        "--ai",
+        "dellacherie",
+        "--board",
+        "8x8",
+        "--games",
+        "6",
+        "--seed",
+        "9",
+        "--per-game",
+        "--json",
+    ]));
+    let lines: Vec<u64> = serde_json::from_value(bench["lines_per_game"].clone()).unwrap();
+    for (i, want) in lines.iter().enumerate() {
+        let i = i.to_string();
+        let play = json(&arcade(&[
+            "tetris",
+            "play",
+            "--ai",
+            "dellacherie",
+            "--board",
+            "8x8",
+            "--seed",
+            "9",
+            "--game",
+            &i,
+            "--json",
+        ]));
+        assert_eq!(play["lines"], *want, "game {i}");
+    }
+    assert!(
+        lines.iter().any(|&l| l != lines[0]),
+        "games differ: {lines:?}"
+    );
+    assert_bad_input(
+        &[
+            "tetris",
+            "play",
+            "--ai",
+            "bcts",
+            "--sequence",
+            "IOT",
+            "--seed",
+            "3",
+        ],
+        "--seed",
     );
 }

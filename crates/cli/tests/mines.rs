@@ -342,3 +342,26 @@ fn bench_json_names_the_solver_strength() {
     assert_eq!(a["strength"], "fast");
     assert_eq!(a["solver"]["candidates"], 0);
 }
+
+/// `play --seed S --game I` plays game I of `bench --seed S`: the wins of
+/// the games played one by one add up to the bench's.
+#[test]
+fn play_game_i_is_bench_game_i() {
+    let bench = json(&arcade(&[
+        "mines", "bench", "--level", "expert", "--games", "12", "--seed", "5", "--json",
+    ]));
+    let wins = (0..12)
+        .filter(|i| {
+            let i = i.to_string();
+            let play = json(&arcade(&[
+                "mines", "play", "--level", "expert", "--seed", "5", "--game", &i, "--json",
+            ]));
+            play["won"].as_bool().unwrap()
+        })
+        .count();
+    assert_eq!(bench["wins"], wins);
+    assert!(
+        wins > 0 && wins < 12,
+        "{wins} wins: the check tells games apart"
+    );
+}

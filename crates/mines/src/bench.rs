@@ -193,17 +193,25 @@ impl fmt::Display for BenchReport {
             100.0 * r.ci95[0],
             100.0 * r.ci95[1]
         )?;
+        let per_win = match r.wins {
+            0 => "no won game".to_string(),
+            _ => format!("{:.2} per won game", r.guesses_per_win),
+        };
         writeln!(
             f,
-            "  guesses {:.2} per game, {:.2} per won game (after the first click)",
-            r.guesses_per_game, r.guesses_per_win
+            "  guesses {:.2} per game, {per_win} (after the first click)",
+            r.guesses_per_game
         )?;
+        // A slow run (big boards) still shows its rate.
+        let rate = match r.games_per_sec {
+            x if x < 10.0 => format!("{x:.2}"),
+            x => format!("{x:.0}"),
+        };
         writeln!(
             f,
-            "  speed   {} in {:.2} s: {:.0} games/s on {} thread{}",
+            "  speed   {} in {:.2} s: {rate} games/s on {} thread{}",
             counted(r.games, "game"),
             r.seconds,
-            r.games_per_sec,
             r.threads,
             if r.threads == 1 { "" } else { "s" }
         )

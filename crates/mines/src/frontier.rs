@@ -9,12 +9,13 @@
 //! *components*. Hidden cells away from every number are the *rest*.
 
 use crate::position::{Cell, Position};
+use arcade_core::text::counted;
 use thiserror::Error;
 
 /// Why a position cannot be analysed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SolveError {
-    #[error("contradiction: the {value} at ({x},{y}) touches {known} known mines")]
+    #[error("contradiction: the {value} at ({x},{y}) touches {}", counted(*.known, "known mine"))]
     TooManyKnown {
         x: usize,
         y: usize,
@@ -22,7 +23,7 @@ pub enum SolveError {
         known: usize,
     },
     #[error(
-        "contradiction: the {value} at ({x},{y}) needs {value} mines but has only {room} hidden or known-mine neighbours"
+        "contradiction: the {value} at ({x},{y}) needs {} but has only {}", counted(*.value as usize, "mine"), counted(*.room, "hidden or known-mine neighbour")
     )]
     TooFewCells {
         x: usize,
