@@ -34,7 +34,9 @@ class TetrisEnv(gym.Env):
       points (``scoring="geek"``: its 10×20 field, 10,000-piece sequence,
       rules and scoring).
     * **Episode end**: terminated on a top-out or when an explicit sequence
-      runs out; truncated at ``max_pieces``.
+      runs out (no piece is left, so nothing more can be earned: a value
+      should not bootstrap there); truncated at ``max_pieces``, where the
+      game could go on.
     * **Info**: ``action_mask``, ``illegal_action``, and the game so far:
       ``lines``, ``pieces`` and ``score`` (rows cleared, or Geek points).
 

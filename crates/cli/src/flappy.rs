@@ -257,7 +257,7 @@ pub struct PlayArgs {
     max_pipes: Option<u64>,
     /// Milliseconds per frame (the original runs at 30 frames per second).
     #[arg(long, value_name = "MS", default_value_t = 33,
-          value_parser = clap::value_parser!(u64).range(0..=10_000))]
+          value_parser = clap::value_parser!(u64).range(0..=60_000))]
     delay: u64,
     /// Do not draw: print the result only.
     #[arg(long)]

@@ -146,12 +146,21 @@ fn parse_board(s: &str) -> Result<(usize, usize), String> {
     let (w, h) = s
         .split_once(['x', 'X'])
         .ok_or_else(|| "expected WIDTHxHEIGHT such as 10x20".to_string())?;
-    let w: usize = w.trim().parse().map_err(|_| {
-        format!("width {w:?} is not a number (expected WIDTHxHEIGHT such as 10x20)")
-    })?;
-    let h: usize = h.trim().parse().map_err(|_| {
-        format!("height {h:?} is not a number (expected WIDTHxHEIGHT such as 10x20)")
-    })?;
+    // A number too large for usize is as wrong as any other size out of
+    // range, not "not a number".
+    let size = |text: &str, what: &str| -> Result<usize, String> {
+        let text = text.trim();
+        match text.parse::<usize>() {
+            Ok(n) => Ok(n),
+            Err(_) if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => Err(format!(
+                "{what} {text} is out of range (widths are 4 to 16, heights 4 to 32)"
+            )),
+            Err(_) => Err(format!(
+                "{what} {text:?} is not a whole number (expected WIDTHxHEIGHT such as 10x20)"
+            )),
+        }
+    };
+    let (w, h) = (size(w, "width")?, size(h, "height")?);
     Board::new(w, h).map_err(|e| e.to_string())?;
     Ok((w, h))
 }
@@ -236,7 +245,7 @@ pub struct BenchArgs {
 pub struct TuneArgs {
     #[command(flatten)]
     tune: TuneOptions,
-    /// Board size, WIDTHxHEIGHT.
+    /// Board size, WIDTHxHEIGHT (width 4-16, height 4-32).
     #[arg(long, value_name = "WxH", value_parser = parse_board, default_value = "10x10")]
     board: (usize, usize),
     /// Games per fitness evaluation.
@@ -250,7 +259,8 @@ pub struct TuneArgs {
     /// bcts, arcade-tuned, bcts-expect), all, or a comma list of feature names.
     #[arg(long, default_value = "bcts")]
     features: String,
-    /// Start from these weights (built-in name or file) instead of zero.
+    /// Start from these weights (built-in name or file) instead of zero
+    /// (only the weights: an `expect_from` is not tuned or kept).
     #[arg(long, value_name = "NAME|FILE")]
     init: Option<String>,
     /// Placement generation used in the tuning games.
@@ -400,6 +410,13 @@ fn tune_run(a: &TuneArgs, checkpoint: &Path) -> Result<Checkpoint> {
         Some(spec) => load_ai(spec)?,
         None => Weights::from_pairs("zero", &[]),
     };
+    if let Some(h) = init.expect_from {
+        eprintln!(
+            "note: {} also averages over the next piece from stack height {h}; tuning plays and \
+             writes the weights alone",
+            init.name
+        );
+    }
     let setup = TuneSetup {
         features: parse_features(&a.features)?,
         width: a.board.0,

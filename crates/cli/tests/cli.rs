@@ -13,6 +13,18 @@ fn malformed_board_unknown_ai_and_weights_typo_exit_2_with_one_line() {
         &["tetris", "bench", "--ai", "bcts", "--board", "10x40"],
         "height 40 is out of range",
     );
+    // A size too large for a machine word is out of range, not "not a number".
+    assert_bad_input(
+        &[
+            "tetris",
+            "bench",
+            "--ai",
+            "bcts",
+            "--board",
+            "99999999999999999999x20",
+        ],
+        "width 99999999999999999999 is out of range",
+    );
     assert_bad_input(
         &["tetris", "play", "--ai", "el_tetris"],
         "did you mean \"el-tetris\"",
