@@ -248,9 +248,8 @@ pub(crate) fn finish(
     }
     let combined = Combined::new(frontier, counted)?;
     let mut prob = vec![f64::NAN; grid.len()];
-    for (c, k) in counted.iter().enumerate() {
-        let h = combined.worth(c, &k.weights);
-        k.group_distributions(&h, |g, dist| {
+    combined.for_each_worth(counted, |c, h| {
+        counted[c].group_distributions(&h, |g, dist| {
             let group = &frontier.groups[g as usize];
             let size = group.cells.len();
             let p = if dist[0] == 1.0 {
@@ -265,7 +264,7 @@ pub(crate) fn finish(
                 prob[cell as usize] = p;
             }
         });
-    }
+    });
     let rest_prob = (!frontier.rest.is_empty()).then(|| combined.rest_probability());
     for &cell in &frontier.rest {
         prob[cell as usize] = rest_prob.expect("rest is not empty");
@@ -299,11 +298,19 @@ pub(crate) fn finish(
 /// side scaled to a maximum of 1 can peak thousands of mines apart on a big
 /// dense board, and their product underflowed to a false contradiction.
 struct Combined {
-    /// prefix[c]: convolution of tilted components `0..c` (scaled).
-    prefix: Vec<Poly>,
-    /// suffix_worth[c][m]: tilted worth of components `0..=c` holding `m`
-    /// mines, summed over the later components and the rest.
-    suffix_worth: Vec<Poly>,
+    /// The components' weights, tilted.
+    tilted: Vec<Poly>,
+    /// The mine counts prefix `c` (components `0..c` convolved) covers:
+    /// `(lo, len)` for `c` in `0..=K`.
+    prefix_range: Vec<(usize, usize)>,
+    /// All the components convolved (scaled).
+    all: Poly,
+    /// suffix_worth[c] (the tilted worth of components `0..=c` holding `m`
+    /// mines, summed over the later components and the rest) kept only for
+    /// the last `c` of each block of [`Combined::block`] components; a block's
+    /// others are rebuilt from it when they are needed. Kept for every `c`,
+    /// a board of hundreds of separate groups of numbers needed gigabytes.
+    checkpoints: Vec<Poly>,
     rest: Poly,
     rest_cells: usize,
     left: usize,
@@ -339,17 +346,17 @@ impl Combined {
     ) -> Result<Combined, SolveError> {
         let rest_cells = frontier.rest.len();
         let left = frontier.mines_left;
-        let mut prefix = vec![Poly::one()];
+        let mut all = Poly::one();
+        let mut prefix_range = vec![(all.lo, all.w.len())];
         let mut tilted = Vec::with_capacity(counted.len());
         let mut ln_scale = 0.0;
         for k in counted {
             let (t, ln_t) = tilt(&k.weights, ln_rho);
-            let mut next = prefix.last().expect("prefix").convolve(&t);
-            ln_scale += next.normalise() + k.ln_scale + ln_t;
-            prefix.push(next);
+            all = all.convolve(&t);
+            ln_scale += all.normalise() + k.ln_scale + ln_t;
+            prefix_range.push((all.lo, all.w.len()));
             tilted.push(t);
         }
-        let all = prefix.last().expect("prefix");
         let (rest, ln_rest) = rest_weights(rest_cells, left, all.lo, all.hi(), ln_rho);
         let total: f64 = all.w.iter().zip(&rest.w).map(|(a, b)| a * b).sum();
         let peak = all
@@ -368,49 +375,96 @@ impl Combined {
                 rest: rest_cells,
             });
         }
-        // suffix_worth[c](m) = Σ_b W_{c+1..}[b] · rest(m + b), built backwards.
-        let mut suffix_worth = vec![Poly::default(); counted.len()];
-        let mut worth = rest.clone();
-        for c in (0..counted.len()).rev() {
-            suffix_worth[c] = worth.clone();
-            let below = &prefix[c];
-            let w = &tilted[c];
-            // New domain: mines of components 0..c, i.e. prefix[c]'s range.
-            let mut next = Poly {
-                lo: below.lo,
-                w: vec![0.0; below.w.len()],
-            };
-            for (i, v) in next.w.iter_mut().enumerate() {
-                let m = below.lo + i;
-                let mut acc = 0.0;
-                for (j, &b) in w.w.iter().enumerate() {
-                    let t = m + w.lo + j;
-                    if t >= worth.lo && t < worth.hi() {
-                        acc += b * worth.w[t - worth.lo];
-                    }
-                }
-                *v = acc;
-            }
-            next.normalise();
-            worth = next;
-        }
-        Ok(Combined {
-            prefix,
-            suffix_worth,
+        let mut combined = Combined {
+            tilted,
+            prefix_range,
+            all,
+            checkpoints: Vec::new(),
             rest,
             rest_cells,
             left,
             ln_rho,
             peak,
             ln_total: total.ln() + ln_scale + ln_rest,
-        })
+        };
+        // suffix_worth[c] built backwards from the rest, its block ends kept.
+        let block = combined.block();
+        let mut worth = combined.rest.clone();
+        for c in (0..combined.tilted.len()).rev() {
+            if c % block == block - 1 || c + 1 == combined.tilted.len() {
+                combined.checkpoints.push(worth.clone());
+            }
+            worth = combined.step_back(&worth, c);
+        }
+        combined.checkpoints.reverse();
+        Ok(combined)
     }
 
-    /// `h[m]`: the global worth of component `c` holding `m` mines, for its
-    /// own untilted weights `own`.
-    fn worth(&self, c: usize, own: &Poly) -> Poly {
-        let below = &self.prefix[c];
-        let after = &self.suffix_worth[c];
+    /// Components per block of kept suffix worths: about √K, so that the
+    /// kept ends and one rebuilt block each hold about √K polynomials.
+    fn block(&self) -> usize {
+        (self.tilted.len() as f64).sqrt().ceil().max(1.0) as usize
+    }
+
+    /// suffix_worth[c − 1] from `worth` = suffix_worth[c]: the worth of
+    /// components `0..c` holding `m` mines (prefix `c`'s range), summed over
+    /// component `c`'s counts.
+    fn step_back(&self, worth: &Poly, c: usize) -> Poly {
+        let (lo, len) = self.prefix_range[c];
+        let w = &self.tilted[c];
+        let mut next = Poly {
+            lo,
+            w: vec![0.0; len],
+        };
+        for (i, v) in next.w.iter_mut().enumerate() {
+            let m = lo + i;
+            let mut acc = 0.0;
+            for (j, &b) in w.w.iter().enumerate() {
+                let t = m + w.lo + j;
+                if t >= worth.lo && t < worth.hi() {
+                    acc += b * worth.w[t - worth.lo];
+                }
+            }
+            *v = acc;
+        }
+        next.normalise();
+        next
+    }
+
+    /// Calls `each(c, h)` for every component in order, `h[m]` the global
+    /// worth of component `c` holding `m` mines, for its own untilted
+    /// weights `counted[c].weights`. The prefix runs forward and each
+    /// block's suffix worths are rebuilt from its kept end, so memory holds
+    /// about 2√K polynomials instead of 2K.
+    fn for_each_worth(&self, counted: &[Counted], mut each: impl FnMut(usize, Poly)) {
+        let block = self.block();
+        let mut below = Poly::one();
+        let mut rebuilt: Vec<Poly> = Vec::with_capacity(block);
+        for (c, k) in counted.iter().enumerate() {
+            if c % block == 0 {
+                let last = (c + block).min(counted.len()) - 1;
+                rebuilt.clear();
+                let mut worth = self.checkpoints[c / block].clone();
+                for d in (c..=last).rev() {
+                    let next = (d > c).then(|| self.step_back(&worth, d));
+                    rebuilt.push(worth);
+                    match next {
+                        Some(next) => worth = next,
+                        None => break,
+                    }
+                }
+                rebuilt.reverse();
+            }
+            each(c, self.worth(&below, &rebuilt[c % block], &k.weights));
+            below = below.convolve(&self.tilted[c]);
+            below.normalise();
+        }
+    }
+
+    /// `h[m]`: the global worth of a component holding `m` mines, for its
+    /// own untilted weights `own`, between the prefix `below` and the
+    /// suffix worth `after`.
+    fn worth(&self, below: &Poly, after: &Poly, own: &Poly) -> Poly {
         if self.ln_rho == 0.0 {
             let mut h = Poly {
                 lo: own.lo,
@@ -437,7 +491,7 @@ impl Combined {
     /// Mine probability of a cell away from the frontier: exactly 0 or 1
     /// when every feasible frontier total leaves the rest no mine or full.
     fn rest_probability(&self) -> f64 {
-        let all = self.prefix.last().expect("prefix");
+        let all = &self.all;
         let (mut num, mut den) = (0.0, 0.0);
         let (mut none, mut full) = (true, true);
         for (i, (&a, &r)) in all.w.iter().zip(&self.rest.w).enumerate() {
@@ -478,6 +532,64 @@ mod tests {
 
     fn probs(text: &str) -> Analysis {
         analyze(&Position::parse(text).unwrap()).unwrap()
+    }
+
+    /// The worths rebuilt a block at a time equal, bit for bit, those of
+    /// every prefix and suffix kept, on strips of many separate groups.
+    #[test]
+    fn block_rebuilt_worths_equal_the_kept_ones() {
+        let mut rng = arcade_core::Rng::new(7);
+        let (mut positions, mut multi_block) = (0, 0);
+        while positions < 200 {
+            // A 3-row strip: the middle row's numbers in runs parted by
+            // hidden columns, so each run is a group of its own.
+            let width = 8 + rng.index(60);
+            let grid = Grid::new(width, 3).unwrap();
+            let mines: Vec<bool> = (0..width * 3).map(|_| rng.chance(0.3)).collect();
+            let total = mines.iter().filter(|&&m| m).count();
+            let mut pos = Position::new(grid, total + rng.index(width));
+            for x in 0..width {
+                let c = grid.index(x, 1);
+                if !mines[c] && x % 3 != 2 {
+                    let n = grid.neighbours(c).filter(|&d| mines[d]).count();
+                    pos.set(c, Cell::Number(n as u8));
+                }
+            }
+            let Ok(frontier) = Frontier::build(&pos) else {
+                continue;
+            };
+            let counted: Vec<Counted> = (0..frontier.components.len())
+                .map(|c| count(&frontier, c, grid).unwrap())
+                .collect();
+            let Ok(combined) = Combined::new(&frontier, &counted) else {
+                continue;
+            };
+            positions += 1;
+            let k = counted.len();
+            multi_block += usize::from(k > combined.block());
+            // Every prefix and suffix worth, kept as the combination once did.
+            let mut prefix = vec![Poly::one()];
+            for t in &combined.tilted {
+                let mut next = prefix.last().unwrap().convolve(t);
+                next.normalise();
+                prefix.push(next);
+            }
+            let mut suffix = vec![Poly::default(); k];
+            let mut worth = combined.rest.clone();
+            for c in (0..k).rev() {
+                suffix[c] = worth.clone();
+                worth = combined.step_back(&worth, c);
+            }
+            let mut seen = 0;
+            combined.for_each_worth(&counted, |c, h| {
+                assert_eq!(c, seen);
+                let kept = combined.worth(&prefix[c], &suffix[c], &counted[c].weights);
+                assert_eq!(h, kept, "component {c} of {k}");
+                seen += 1;
+            });
+            assert_eq!(seen, k);
+        }
+        assert!(multi_block >= 100, "{multi_block} of 200 with several blocks");
     }
 
     #[test]
