@@ -394,7 +394,9 @@ impl Combined {
             if c % block == block - 1 || c + 1 == combined.tilted.len() {
                 combined.checkpoints.push(worth.clone());
             }
-            worth = combined.step_back(&worth, c);
+            if c > 0 {
+                worth = combined.step_back(&worth, c);
+            }
         }
         combined.checkpoints.reverse();
         Ok(combined)
@@ -589,7 +591,10 @@ mod tests {
             });
             assert_eq!(seen, k);
         }
-        assert!(multi_block >= 100, "{multi_block} of 200 with several blocks");
+        assert!(
+            multi_block >= 100,
+            "{multi_block} of 200 with several blocks"
+        );
     }
 
     #[test]
