@@ -164,3 +164,15 @@ fn bad_arguments_are_one_line_errors() {
         assert!(err.contains(expected), "{full:?} printed:\n{err}");
     }
 }
+
+/// The same AI in both seats is told apart by its seat in the text.
+#[test]
+fn the_same_ai_in_both_seats_is_named_by_seat() {
+    let text = stdout(&arcade(&[
+        "mines", "battle", "--a", "rule", "--b", "rule", "--games", "2",
+    ]));
+    assert!(
+        text.contains("rule (A) wins ") && text.contains("rule (B) wins "),
+        "{text}"
+    );
+}

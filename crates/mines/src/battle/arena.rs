@@ -244,11 +244,14 @@ impl MatchReport {
 impl fmt::Display for MatchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let r = self;
+        // The same AI in both seats is told apart by its seat.
+        let (a, b) = match r.a == r.b {
+            true => (format!("{} (A)", r.a), format!("{} (B)", r.b)),
+            false => (r.a.to_string(), r.b.to_string()),
+        };
         writeln!(
             f,
-            "{} vs {} on {} (first to {}), {} with seats alternating, seed {}",
-            r.a,
-            r.b,
+            "{a} vs {b} on {} (first to {}), {} with seats alternating, seed {}",
             r.board,
             r.target,
             counted(r.games, "game"),
@@ -256,8 +259,7 @@ impl fmt::Display for MatchReport {
         )?;
         writeln!(
             f,
-            "  {} wins {} / {} = {:.2}%  95% CI [{:.2}%, {:.2}%] (Wilson)",
-            r.a,
+            "  {a} wins {} / {} = {:.2}%  95% CI [{:.2}%, {:.2}%] (Wilson)",
             r.a_wins,
             r.games,
             100.0 * r.a_win_rate,
@@ -266,13 +268,13 @@ impl fmt::Display for MatchReport {
         )?;
         writeln!(
             f,
-            "  {} wins {}, draws {}; whoever moved first won {}",
-            r.b, r.b_wins, r.draws, r.first_wins
+            "  {b} wins {}, draws {}; whoever moved first won {}",
+            r.b_wins, r.draws, r.first_wins
         )?;
         writeln!(
             f,
-            "  mines   {} {:.2}, {} {:.2} a game; {:.1} clicks a game",
-            r.a, r.mean_mines_a, r.b, r.mean_mines_b, r.mean_moves
+            "  mines   {a} {:.2}, {b} {:.2} a game; {:.1} clicks a game",
+            r.mean_mines_a, r.mean_mines_b, r.mean_moves
         )?;
         writeln!(
             f,
