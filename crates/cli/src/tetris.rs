@@ -1,14 +1,15 @@
 //! `arcade tetris …`
 
-use crate::exit::bad_input;
+use crate::exit::{Stopped, bad_input, stop_on_ctrl_c};
 use crate::output::OutputArgs;
 use crate::run_options::{self, RunOptions};
 use crate::tuning::{self, Session, TuneOptions};
 use crate::watch::Watch;
 use anyhow::Result;
 use arcade_core::runner::effective_threads;
+use arcade_core::text::counted;
 use arcade_tetris::bench::{self, BenchConfig};
-use arcade_tetris::game::PlayReport;
+use arcade_tetris::game::{End, PlayReport};
 use arcade_tetris::tune::{self, Checkpoint, Start, TuneAbout, TuneReport, TuneSetup};
 use arcade_tetris::{
     Board, Feature, Limits, MoveMode, PieceSource, Player, Randomizer, Rules, Weights, game,
@@ -307,14 +308,17 @@ fn play(a: PlayArgs) -> Result<()> {
         r
     } else {
         let progress = a.output.counter("pieces");
-        let r = game::play(&mut player, board, &mut source, limits, |s| {
+        stop_on_ctrl_c(&progress);
+        let r = game::play_while(&mut player, board, &mut source, limits, |s| {
             if a.placements {
                 placements.push(s.placement);
             }
             if s.pieces % 4096 == 0 {
                 progress.set_position(s.pieces);
                 progress.set_message(format!("pieces, {} lines", s.lines));
+                return !progress.is_cancelled();
             }
+            true
         });
         progress.finish();
         r
@@ -325,7 +329,13 @@ fn play(a: PlayArgs) -> Result<()> {
     if a.placements {
         report.placements = Some(placements);
     }
-    a.output.emit(&report)
+    a.output.emit(&report)?;
+    match result.end {
+        End::Stopped => {
+            Err(Stopped("stopped by Ctrl-C: the report covers the game so far".into()).into())
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The pieces `play` deals: `--sequence`, or random from `--seed`.
@@ -362,6 +372,7 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
     };
     let output = a.output;
     let progress = output.progress(a.games, "games");
+    stop_on_ctrl_c(&progress);
     let rules = Rules::classic();
     let start = Instant::now();
     let partial = a
@@ -371,10 +382,19 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
     let threads = effective_threads(a.run.threads());
     let seconds = start.elapsed().as_secs_f64();
     let report = bench::BenchReport::new(&weights.name, &cfg, &partial, seconds, threads);
+    let started = report.games;
     match a.per_game {
-        true => output.emit(&report.with_games(&partial)),
-        false => output.emit(&report),
+        true => output.emit(&report.with_games(&partial))?,
+        false => output.emit(&report)?,
     }
+    if progress.is_cancelled() {
+        return Err(Stopped(format!(
+            "stopped by Ctrl-C: the report covers the {started} started of {}",
+            counted(a.games, "game")
+        ))
+        .into());
+    }
+    Ok(())
 }
 
 fn parse_features(spec: &str) -> Result<Vec<Feature>> {

@@ -165,6 +165,57 @@ impl Progress {
     }
 }
 
+/// A running count of the steps inside episodes (pieces, frames), shown as
+/// the message of a bar that counts whole episodes: a run of a few long
+/// episodes (a 10×20 Tetris game, a million-pipe Flappy flight) would
+/// otherwise sit at 0/2 for hours. Shared by the threads that play them.
+pub struct StepCount<'a> {
+    progress: &'a Progress,
+    steps: AtomicU64,
+    unit: &'static str,
+}
+
+impl<'a> StepCount<'a> {
+    /// Steps an episode plays between two [`StepCount::add`]s: rare enough
+    /// to cost nothing per step, often enough to move every second or so.
+    pub const EVERY: u64 = 1 << 16;
+
+    /// Counts `unit`s ("piece") on `progress`'s message.
+    pub fn new(progress: &'a Progress, unit: &'static str) -> StepCount<'a> {
+        StepCount {
+            progress,
+            steps: AtomicU64::new(0),
+            unit,
+        }
+    }
+
+    /// Adds `n` steps played, shows the total, and says whether to go on
+    /// (false once a stop was asked, [`Progress::cancel`]).
+    pub fn add(&self, n: u64) -> bool {
+        let total = self.steps.fetch_add(n, Ordering::Relaxed) + n;
+        self.progress
+            .set_message(crate::text::counted(total, self.unit));
+        !self.progress.is_cancelled()
+    }
+
+    /// Counts a step of an episode now `steps` steps long: adds
+    /// [`StepCount::EVERY`] at each multiple of it. False once a stop was
+    /// asked.
+    pub fn step(&self, steps: u64) -> bool {
+        !steps.is_multiple_of(Self::EVERY) || self.add(Self::EVERY)
+    }
+
+    /// Counts the end of an episode of `steps` steps (those not yet added).
+    pub fn end(&self, steps: u64) {
+        self.add(steps % Self::EVERY);
+    }
+
+    /// Steps counted so far.
+    pub fn total(&self) -> u64 {
+        self.steps.load(Ordering::Relaxed)
+    }
+}
+
 /// A duration as the bars show time left: "4 minutes", "12 seconds".
 pub fn human_duration(time: Duration) -> String {
     HumanDuration(time).to_string()
@@ -370,6 +421,23 @@ mod tests {
         let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
         bar.set_prefix(what.to_string());
         bar
+    }
+
+    #[test]
+    fn a_step_count_adds_up_episodes_and_stops_when_asked() {
+        let progress = Progress::hidden();
+        let count = StepCount::new(&progress, "piece");
+        let every = StepCount::<'_>::EVERY;
+        for len in [3, every, 2 * every + 5] {
+            assert!((1..=len).all(|s| count.step(s)));
+            count.end(len);
+        }
+        assert_eq!(count.total(), 3 * every + 8);
+        let total = crate::text::counted(3 * every + 8, "piece");
+        assert_eq!(progress.bar.message(), total);
+        progress.cancel();
+        assert!(count.step(every - 1), "only a multiple of EVERY looks");
+        assert!(!count.step(every));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::file::{self, PolicyFileError};
 use crate::mlp::Mlp;
 use crate::policy::{Greedy, Heuristic, Oracle};
 use crate::viability::Depths;
-use arcade_core::progress::Progress;
+use arcade_core::progress::{Progress, StepCount};
 use arcade_core::runner::fold_episodes;
 use arcade_core::stats::{Tally, show_ci95};
 use arcade_core::text::counted;
@@ -130,7 +130,9 @@ impl EvalPartial {
 
 /// Plays evaluation episodes `range` (seeds [`eval_seed`]`(seed, i)`,
 /// disjoint from every training seed) on the current rayon pool, streaming
-/// their results: memory does not grow with the range.
+/// their results: memory does not grow with the range. The pipes passed
+/// are counted on `progress` as they come (a million-pipe episode takes
+/// minutes).
 pub fn run_range(
     agent: &Agent,
     config: &EvalConfig,
@@ -138,11 +140,23 @@ pub fn run_range(
     progress: &Progress,
 ) -> EvalPartial {
     let mut partial = EvalPartial::new();
+    let count = StepCount::new(progress, "pipe");
     fold_episodes(
         range,
         config.seed,
         progress,
-        |i, _| agent.play(eval_seed(config.seed, i), Some(config.max_pipes), |_| {}),
+        |i, _| {
+            let mut pipes = 0;
+            let outcome = agent.play(eval_seed(config.seed, i), Some(config.max_pipes), |env| {
+                if env.pipes() != pipes {
+                    pipes = env.pipes();
+                    // Ctrl-C ends an evaluation at once (no partial report).
+                    let _ = count.step(pipes);
+                }
+            });
+            count.end(outcome.pipes);
+            outcome
+        },
         |_, outcome| partial.push(&outcome),
     );
     partial

@@ -13,7 +13,7 @@ use crate::movegen::MoveMode;
 use crate::player::Player;
 use crate::rules::Rules;
 use crate::source::{PieceSource, Randomizer};
-use arcade_core::progress::Progress;
+use arcade_core::progress::{Progress, StepCount};
 use arcade_core::runner::fold_episodes;
 use arcade_core::stats::{Tally, exponential_mean95, show_ci95};
 use arcade_core::text::counted;
@@ -46,8 +46,12 @@ pub struct BenchPartial {
     /// Lines per game, in game order.
     pub lines: Tally,
     pub pieces: u64,
-    /// Games stopped by the limits rather than by topping out.
+    /// Games that did not top out: stopped by the limits, or by a stop
+    /// request while under way (both censor a game's length alike).
     pub capped_games: u64,
+    /// Of `capped_games`, those cut short by a stop request (Ctrl-C).
+    #[serde(default)]
+    pub stopped_games: u64,
 }
 
 impl BenchPartial {
@@ -63,6 +67,7 @@ impl BenchPartial {
         self.lines.push(r.lines);
         self.pieces += r.pieces;
         self.capped_games += u64::from(r.end != End::ToppedOut);
+        self.stopped_games += u64::from(r.end == End::Stopped);
     }
 
     /// Appends `later`, the partial of the range right after this one.
@@ -70,6 +75,7 @@ impl BenchPartial {
         self.lines.merge(&later.lines);
         self.pieces += later.pieces;
         self.capped_games += later.capped_games;
+        self.stopped_games += later.stopped_games;
     }
 }
 
@@ -96,8 +102,13 @@ pub struct BenchReport {
     pub std_lines: f64,
     pub min_lines: u64,
     pub max_lines: u64,
-    /// Games stopped by `limits` rather than by topping out.
+    /// Games that did not top out: stopped by `limits`, or by a stop
+    /// request while under way.
     pub capped_games: u64,
+    /// Of `capped_games`, those cut short by a stop request (Ctrl-C): the
+    /// report then covers only the games that had started.
+    #[serde(default)]
+    pub stopped_games: u64,
     /// With capped games the mean above is only a lower bound; this is the
     /// mean under the exponential model of a game's length.
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -197,6 +208,7 @@ impl BenchReport {
             min_lines: lines.min.unwrap_or(0),
             max_lines: lines.max.unwrap_or(0),
             capped_games: partial.capped_games,
+            stopped_games: partial.stopped_games,
             if_exponential: ExponentialMean::of(partial, cfg),
             pieces: partial.pieces,
             pieces_per_sec: partial.pieces as f64 / seconds,
@@ -244,11 +256,19 @@ impl fmt::Display for BenchReport {
             r.min_lines,
             r.max_lines
         )?;
-        if r.capped_games > 0 {
+        let at_cap = r.capped_games - r.stopped_games;
+        if at_cap > 0 {
             writeln!(
                 f,
-                "  {} of {} stopped at the cap",
-                r.capped_games,
+                "  {at_cap} of {} stopped at the cap",
+                counted(r.games, "game")
+            )?;
+        }
+        if r.stopped_games > 0 {
+            writeln!(
+                f,
+                "  {} of {} cut short by Ctrl-C (counted as capped where they stopped)",
+                r.stopped_games,
                 counted(r.games, "game")
             )?;
         }
@@ -285,13 +305,30 @@ impl fmt::Display for BenchReport {
 
 /// Plays one game with a fresh player and board.
 pub fn play_one(player: &Player, cfg: &BenchConfig, seed: u64) -> GameResult {
+    play_counted(
+        player,
+        cfg,
+        seed,
+        &StepCount::new(&Progress::hidden(), "piece"),
+    )
+}
+
+/// As [`play_one`], counting its pieces on `count`'s bar and ending as
+/// [`End::Stopped`] when a stop is asked: a 10×20 game lasts hours.
+fn play_counted(player: &Player, cfg: &BenchConfig, seed: u64, count: &StepCount) -> GameResult {
     let mut player = player.clone();
     let board = Board::new(cfg.width, cfg.height).expect("board size checked by the caller");
     let mut source = PieceSource::random(cfg.randomizer, seed);
-    game::play(&mut player, board, &mut source, cfg.limits, |_| {})
+    let result = game::play_while(&mut player, board, &mut source, cfg.limits, |s| {
+        count.step(s.pieces)
+    });
+    count.end(result.pieces);
+    result
 }
 
-/// Plays games `range` of `cfg` on the current rayon pool, streaming.
+/// Plays games `range` of `cfg` on the current rayon pool, streaming, and
+/// counts their pieces on `progress`. After [`Progress::cancel`] the games
+/// under way stop where they are and the rest are left out.
 pub fn run_range(
     rules: &Rules,
     weights: &Weights,
@@ -304,12 +341,17 @@ pub fn run_range(
         player = player.with_expectation(from);
     }
     let mut partial = BenchPartial::new();
+    let count = StepCount::new(progress, "piece");
     fold_episodes(
         range,
         cfg.seed,
         progress,
-        |_, seed| play_one(&player, cfg, seed),
-        |_, r| partial.push(&r),
+        |_, seed| (!progress.is_cancelled()).then(|| play_counted(&player, cfg, seed, &count)),
+        |_, r| {
+            if let Some(r) = r {
+                partial.push(&r);
+            }
+        },
     );
     partial
 }
@@ -422,6 +464,33 @@ mod tests {
             assert_eq!(e.short_cap, short, "{:?}", cfg.limits);
         }
         assert_eq!(r.limits.max_lines, Some(20));
+    }
+
+    /// A stop request ends a game under way at its next look (after
+    /// `StepCount::EVERY` pieces), counted as capped, and starts no more.
+    #[test]
+    fn a_stop_ends_the_games_under_way_and_starts_no_more() {
+        let cfg = BenchConfig {
+            width: 10,
+            height: 20,
+            ..config(3)
+        };
+        let rules = Rules::classic();
+        let w = Weights::builtin("bcts").unwrap();
+        let player = Player::new(rules.clone(), w.clone(), cfg.mode, cfg.preview);
+        let progress = Progress::hidden();
+        progress.cancel();
+        let count = StepCount::new(&progress, "piece");
+        let r = play_counted(&player, &cfg, 5, &count);
+        assert_eq!((r.end, r.pieces), (End::Stopped, StepCount::EVERY));
+        assert_eq!(count.total(), StepCount::EVERY);
+        assert_eq!(run_range(&rules, &w, &cfg, 0..3, &progress).lines.n, 0);
+        let mut partial = BenchPartial::new();
+        partial.push(&r);
+        assert_eq!((partial.capped_games, partial.stopped_games), (1, 1));
+        let text = BenchReport::new("bcts", &cfg, &partial, 1.0, 1).to_string();
+        assert!(text.contains("1 of 1 game cut short by Ctrl-C"), "{text}");
+        assert!(!text.contains("at the cap"), "{text}");
     }
 
     /// Shards merge to exactly the whole run: split inside the first block
