@@ -445,3 +445,37 @@ fn tetris_play_game_i_is_bench_game_i() {
         "--seed",
     );
 }
+
+/// Ctrl-C on a bench of 10×20 games (each hours long) stops the games
+/// under way, prints the report of those started and exits 130.
+#[test]
+fn ctrl_c_on_a_long_bench_reports_the_games_started() {
+    use std::process::{Command, Stdio};
+    let child = Command::new(env!("CARGO_BIN_EXE_arcade"))
+        .args(["tetris", "bench", "--ai", "bcts", "--board", "10x20"])
+        .args(["--games", "5", "--threads", "1", "--json"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: kill(2) on our own child's pid, which has not been waited for.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let o = child.wait_with_output().unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("the report");
+    assert_eq!(
+        (v["games"].as_u64(), v["stopped_games"].as_u64()),
+        (Some(1), Some(1)),
+        "{v}"
+    );
+    assert_eq!(v["capped_games"], 1);
+    assert!(v["pieces"].as_u64().unwrap() >= 1 << 16, "{v}");
+    let last = err.trim_end().lines().last().unwrap_or_default();
+    assert_eq!(
+        last,
+        "error: stopped by Ctrl-C: the report covers the 1 started of 5 games"
+    );
+}
