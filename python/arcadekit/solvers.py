@@ -67,9 +67,10 @@ def sketch(
     elevation: float = math.pi / 2.2,
     azimuth: float = math.pi / 4,
 ) -> np.ndarray:
-    """Pencil sketch of a grey ``(H, W)`` or RGB ``(H, W, 3)`` ``uint8`` image
-    (``arcade sketch``): relief ``depth``, light ``elevation`` and ``azimuth``
-    in radians. Returns ``(H, W) uint8``."""
+    """Pencil sketch of a grey ``(H, W)``, RGB ``(H, W, 3)`` or RGBA
+    ``(H, W, 4)`` ``uint8`` image (alpha dropped; ``arcade sketch``): relief
+    ``depth`` (above 0, at most 1000), light ``elevation`` (0 to π/2) and
+    ``azimuth`` (−2π to 2π) in radians. Returns ``(H, W) uint8``."""
     arr = np.asarray(image)
     if arr.dtype != np.uint8:
         raise ValueError(f"image dtype is {arr.dtype}, expected uint8")

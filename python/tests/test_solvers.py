@@ -128,8 +128,15 @@ def test_sketch_grey_and_rgb_agree_and_bad_input_is_rejected():
         ak.sketch(grey.astype(np.float64))
     with pytest.raises(ValueError, match="shape"):
         ak.sketch(np.zeros((4, 4, 2), np.uint8))
-    with pytest.raises(ValueError, match="finite"):
+    # RGBA: alpha dropped, as `arcade sketch` drops it from a file.
+    rgba = np.concatenate([rgb, rng.integers(0, 256, (37, 53, 1), dtype=np.uint8)], axis=2)
+    np.testing.assert_array_equal(ak.sketch(rgba), out)
+    with pytest.raises(ValueError, match=r"^depth must be above 0 and at most 1000, got NaN$"):
         ak.sketch(grey, depth=float("nan"))
+    with pytest.raises(ValueError, match=r"^elevation must be from 0 to π/2"):
+        ak.sketch(grey, elevation=90)
+    with pytest.raises(ValueError, match=r"^azimuth must be from -2π to 2π"):
+        ak.sketch(grey, azimuth=-45)
 
 
 POSITION = """5 4 3

@@ -15,18 +15,21 @@ pub struct SketchArgs {
     #[arg(value_name = "IN")]
     input: PathBuf,
     /// Output image; the format follows the extension (.png, .jpg, .bmp,
-    /// .gif, .tif, .webp, .pgm).
+    /// .gif, .tif, .webp, .pgm). Written whole or not at all; never the input.
     #[arg(value_name = "OUT")]
     output: PathBuf,
-    /// Relief depth: larger values give darker, stronger strokes.
+    /// Relief depth: larger values give darker, stronger strokes (above 0,
+    /// at most 1000).
     #[arg(long, default_value_t = Light::default().depth,
           value_parser = crate::run_options::finite)]
     depth: f64,
-    /// Light elevation above the image plane, in radians (π/2.2).
+    /// Light elevation above the image plane, in radians: 0 (grazing, dark)
+    /// to π/2 = 1.5708 (overhead, light) (default π/2.2).
     #[arg(long, value_name = "RAD", default_value_t = Light::default().elevation,
           value_parser = crate::run_options::finite)]
     elevation: f64,
-    /// Light azimuth in radians (π/4).
+    /// Light azimuth in radians, −2π to 2π; 0 points the light along the
+    /// rows axis (default π/4).
     #[arg(long, value_name = "RAD", default_value_t = Light::default().azimuth,
           value_parser = crate::run_options::finite)]
     azimuth: f64,
@@ -42,6 +45,8 @@ pub fn run(args: SketchArgs) -> Result<()> {
         elevation: args.elevation,
         azimuth: args.azimuth,
     };
+    // The message starts with the setting's name: "--depth must be …".
+    light.check().map_err(|e| bad_input(anyhow!("--{e}")))?;
     let report = sketch_file(&args.input, &args.output, &light).map_err(|e| {
         if e.is_bad_input() {
             bad_input(e)

@@ -95,6 +95,31 @@ fn unreadable_input_and_unknown_extension_exit_2() {
         ],
         "expected a finite number",
     );
+    let photo = golden("photo-64x48.png");
+    for (flag, value, says) in [
+        (
+            "--depth",
+            "0",
+            "--depth must be above 0 and at most 1000, got 0",
+        ),
+        (
+            "--elevation",
+            "90",
+            "--elevation must be from 0 to π/2 = 1.5708 radians (not degrees), got 90",
+        ),
+        ("--azimuth", "45", "--azimuth must be from -2π to 2π"),
+    ] {
+        assert_bad_input(
+            &["sketch", &photo, out.to_str().unwrap(), flag, value],
+            says,
+        );
+    }
+    // The input as the output would lose the photo: refused, the photo kept.
+    let mine = dir.join("mine.png");
+    std::fs::copy(&photo, &mine).unwrap();
+    let mine = mine.to_str().unwrap();
+    assert_bad_input(&["sketch", mine, mine], "is the input too");
+    assert_eq!(std::fs::read(mine).unwrap(), std::fs::read(&photo).unwrap());
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -130,7 +130,8 @@ fn move_median_rows<'py>(
     PyArray1::from_vec(py, out).reshape([rows, n])
 }
 
-/// The pencil sketch of a grey `(H, W)` or RGB `(H, W, 3)` `uint8` image.
+/// The pencil sketch of a grey `(H, W)`, RGB `(H, W, 3)` or RGBA
+/// `(H, W, 4)` `uint8` image (alpha is dropped, as `arcade sketch` does).
 #[pyfunction]
 #[pyo3(signature = (image, depth=10.0, elevation=std::f64::consts::PI / 2.2, azimuth=std::f64::consts::PI / 4.0))]
 fn sketch<'py>(
@@ -140,23 +141,19 @@ fn sketch<'py>(
     elevation: f64,
     azimuth: f64,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    for (name, v) in [
-        ("depth", depth),
-        ("elevation", elevation),
-        ("azimuth", azimuth),
-    ] {
-        if !v.is_finite() {
-            return Err(value_error(format!(
-                "{name} must be a finite number, not {v}"
-            )));
-        }
-    }
+    let light = Light {
+        depth,
+        elevation,
+        azimuth,
+    };
+    light.check().map_err(value_error)?;
     let shape = image.as_array().shape().to_vec();
     let (h, w) = match shape[..] {
-        [h, w] | [h, w, 3] => (h, w),
+        [h, w] | [h, w, 3 | 4] => (h, w),
         _ => {
             return Err(value_error(format!(
-                "image shape {shape:?}: expected (height, width) grey or (height, width, 3) RGB"
+                "image shape {shape:?}: expected (height, width) grey, (height, width, 3) RGB \
+                 or (height, width, 4) RGBA"
             )));
         }
     };
@@ -167,19 +164,17 @@ fn sketch<'py>(
         )));
     }
     let pixels = image.as_array().iter().copied().collect::<Vec<u8>>();
-    let light = Light {
-        depth,
-        elevation,
-        azimuth,
-    };
     let out = py.detach(|| {
-        let grey = if shape.len() == 2 {
-            image::GrayImage::from_raw(w as u32, h as u32, pixels)
-        } else {
-            image::RgbImage::from_raw(w as u32, h as u32, pixels)
-                .map(|rgb| arcade_sketch::grey_from_rgb(&rgb))
+        let (w, h) = (w as u32, h as u32);
+        let decoded = match shape.len() {
+            2 => image::GrayImage::from_raw(w, h, pixels).map(image::DynamicImage::ImageLuma8),
+            _ if shape[2] == 3 => {
+                image::RgbImage::from_raw(w, h, pixels).map(image::DynamicImage::ImageRgb8)
+            }
+            _ => image::RgbaImage::from_raw(w, h, pixels).map(image::DynamicImage::ImageRgba8),
         }
         .expect("buffer size matches the shape");
+        let grey = arcade_sketch::into_grey(decoded);
         arcade_sketch::pencil_sketch(&grey, &light).into_raw()
     });
     PyArray1::from_vec(py, out).reshape([h, w])

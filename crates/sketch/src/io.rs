@@ -2,8 +2,11 @@
 //! format an extension names, and the errors a caller can tell apart (the
 //! user's input versus a failed write).
 
-use crate::{Light, SketchReport, sketch};
-use image::{DynamicImage, GrayImage, ImageFormat, ImageReader};
+use crate::light::LightError;
+use crate::{Light, SketchReport, into_grey, pencil_sketch};
+use arcade_core::checkpoint::{CheckpointError, same_file, write_atomic};
+use image::codecs::pnm::{PnmEncoder, PnmSubtype, SampleEncoding};
+use image::{DynamicImage, ExtendedColorType, GrayImage, ImageEncoder, ImageFormat, ImageReader};
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -40,17 +43,19 @@ pub enum SketchError {
         width: u32,
         height: u32,
     },
-    #[error("{name}: {field} must be a finite number, got {value}")]
+    #[error("{name}: {source}")]
     Light {
         name: String,
-        field: &'static str,
-        value: f64,
+        #[source]
+        source: LightError,
     },
     #[error(
-        "cannot write {}: unsupported output extension (use .png, .jpg, .bmp, .gif, .tif, .webp or .pgm)",
+        "cannot write {}: unsupported output extension (use .png, .jpg, .bmp, .gif, .tif, .webp, .pgm or .pnm)",
         path.display()
     )]
     UnsupportedOutput { path: PathBuf },
+    #[error("{} is the input too: writing the sketch there would destroy the photo (choose another output)", path.display())]
+    SameFile { path: PathBuf },
     #[error("cannot encode the sketch as {format:?}: {message}")]
     Encode {
         format: ImageFormat,
@@ -89,10 +94,29 @@ pub fn output_format(path: &Path) -> Result<ImageFormat, SketchError> {
         path: path.to_path_buf(),
     };
     let format = ImageFormat::from_path(path).map_err(|_| unsupported())?;
-    if format.writing_enabled() {
+    // The PNM family's grey member is PGM (P5); a .ppm (colour), .pbm
+    // (black and white) or .pam file would hold something else.
+    let grey_pnm = || {
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        ["pgm", "pnm"].contains(&ext.to_ascii_lowercase().as_str())
+    };
+    if format.writing_enabled() && (format != ImageFormat::Pnm || grey_pnm()) {
         Ok(format)
     } else {
         Err(unsupported())
+    }
+}
+
+/// Whether a JPEG's data runs to its end-of-image marker after its last
+/// scan. The decoder fills a cut-off scan with grey and says nothing (a
+/// half-copied photo became a sketch blank below the cut); markers cannot
+/// occur inside a scan's data (an `FF` there is followed by `00` or a
+/// restart marker), and a thumbnail's own end marker comes before the scan.
+fn jpeg_is_whole(bytes: &[u8]) -> bool {
+    let last = |marker: u8| bytes.windows(2).rposition(|w| w == [0xFF, marker]);
+    match (last(0xDA), last(0xD9)) {
+        (Some(scan), Some(end)) => end > scan,
+        _ => false,
     }
 }
 
@@ -107,6 +131,12 @@ pub fn decode(bytes: &[u8], name: &str) -> Result<DynamicImage, SketchError> {
         .with_guessed_format()
         .map_err(|e| decode_err(e.into()))?;
     reader.limits(limits());
+    if reader.format() == Some(ImageFormat::Jpeg) && !jpeg_is_whole(bytes) {
+        return Err(SketchError::Decode {
+            name: name.to_string(),
+            message: "the JPEG ends before its image data does (a cut-off file?)".into(),
+        });
+    }
     let image = reader.decode().map_err(decode_err)?;
     if image.width() == 0 || image.height() == 0 {
         return Err(SketchError::Empty {
@@ -119,15 +149,24 @@ pub fn decode(bytes: &[u8], name: &str) -> Result<DynamicImage, SketchError> {
 }
 
 /// Encodes a sketch in `format`. GIF has no grey colour type, so the sketch
-/// goes out as RGBA there (grey pixels, fully opaque).
+/// goes out as RGBA there (grey pixels, fully opaque); PNM goes out as PGM.
 pub fn encode(image: &GrayImage, format: ImageFormat) -> Result<Vec<u8>, SketchError> {
     let mut out = Cursor::new(Vec::new());
-    let written = if format == ImageFormat::Gif {
-        DynamicImage::ImageLuma8(image.clone())
+    let written = match format {
+        ImageFormat::Gif => DynamicImage::ImageLuma8(image.clone())
             .to_rgba8()
-            .write_to(&mut out, format)
-    } else {
-        image.write_to(&mut out, format)
+            .write_to(&mut out, format),
+        // PGM (P5), which every PNM reader knows; the encoder's default
+        // for grey is PAM (P7).
+        ImageFormat::Pnm => PnmEncoder::new(&mut out)
+            .with_subtype(PnmSubtype::Graymap(SampleEncoding::Binary))
+            .write_image(
+                image.as_raw(),
+                image.width(),
+                image.height(),
+                ExtendedColorType::L8,
+            ),
+        _ => image.write_to(&mut out, format),
     };
     written.map_err(|e| SketchError::Encode {
         format,
@@ -137,20 +176,10 @@ pub fn encode(image: &GrayImage, format: ImageFormat) -> Result<Vec<u8>, SketchE
 }
 
 fn check_light(light: &Light, name: &str) -> Result<(), SketchError> {
-    for (field, value) in [
-        ("depth", light.depth),
-        ("elevation", light.elevation),
-        ("azimuth", light.azimuth),
-    ] {
-        if !value.is_finite() {
-            return Err(SketchError::Light {
-                name: name.to_string(),
-                field,
-                value,
-            });
-        }
-    }
-    Ok(())
+    light.check().map_err(|source| SketchError::Light {
+        name: name.to_string(),
+        source,
+    })
 }
 
 /// The sketch of an encoded image, encoded in `format`, with its size: what
@@ -162,8 +191,11 @@ pub fn sketch_bytes(
     light: &Light,
 ) -> Result<(Vec<u8>, (u32, u32)), SketchError> {
     check_light(light, "settings")?;
-    let image = decode(bytes, name)?;
-    let out = sketch(&image, light);
+    // One image at a time: the decoded one is gone before the sketch is
+    // made, so a 1 GiB decode does not add a sketch on top.
+    let grey = into_grey(decode(bytes, name)?);
+    let out = pencil_sketch(&grey, light);
+    drop(grey);
     Ok((encode(&out, format)?, out.dimensions()))
 }
 
@@ -179,15 +211,25 @@ pub fn sketch_file(
     // Check the output name before the (possibly slow) decode.
     let format = output_format(output)?;
     let name = arcade_core::input::display_name(input);
+    if input != Path::new("-") && same_file(input, output) {
+        return Err(SketchError::SameFile {
+            path: output.to_path_buf(),
+        });
+    }
     let bytes =
         arcade_core::input::read_bytes(input, MAX_FILE_BYTES).map_err(|e| SketchError::Read {
             name: name.clone(),
             message: e.to_string(),
         })?;
     let (encoded, (width, height)) = sketch_bytes(&bytes, &name, format, light)?;
-    std::fs::write(output, encoded).map_err(|source| SketchError::Write {
+    drop(bytes);
+    // Whole or not at all: a failed write leaves an older file as it was.
+    write_atomic(output, &encoded).map_err(|e| SketchError::Write {
         path: output.to_path_buf(),
-        source,
+        source: match e {
+            CheckpointError::Write { source, .. } => source,
+            other => std::io::Error::other(other.to_string()),
+        },
     })?;
     Ok(SketchReport {
         input: name,

@@ -19,8 +19,8 @@ mod light;
 pub mod naive;
 
 pub use filter::{Method, TABLE_MIN_PIXELS, pencil_sketch, pencil_sketch_with};
-pub use grey::{grey_from_rgb, grey_of, luma};
-pub use light::Light;
+pub use grey::{grey_from_rgb, grey_of, into_grey, luma};
+pub use light::{Light, LightError, MAX_DEPTH};
 
 mod io;
 mod report;

@@ -15,6 +15,48 @@ pub struct Light {
     pub azimuth: f64,
 }
 
+/// Deepest relief accepted: past it nearly every edge saturates to black.
+pub const MAX_DEPTH: f64 = 1000.0;
+
+/// A light setting out of its range (one line, naming the setting).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LightError {
+    #[error("depth must be above 0 and at most {MAX_DEPTH}, got {}", show(*.0))]
+    Depth(f64),
+    #[error("elevation must be from 0 to π/2 = 1.5708 radians (not degrees), got {}", show(*.0))]
+    Elevation(f64),
+    #[error("azimuth must be from -2π to 2π = 6.2832 radians (not degrees), got {}", show(*.0))]
+    Azimuth(f64),
+}
+
+/// A value as a person wrote it, or as `1e308` when that would be hundreds
+/// of digits.
+fn show(x: f64) -> String {
+    if x.abs() < 1e6 {
+        x.to_string()
+    } else {
+        format!("{x:e}")
+    }
+}
+
+impl Light {
+    /// Checks every setting is in its range: a depth of 0 or an elevation
+    /// below the image plane gives a uniform image, and a value in degrees
+    /// (`--elevation 45`) is a mistake, not a light.
+    pub fn check(&self) -> Result<(), LightError> {
+        if !(self.depth > 0.0 && self.depth <= MAX_DEPTH) {
+            return Err(LightError::Depth(self.depth));
+        }
+        if !(0.0..=PI / 2.0).contains(&self.elevation) {
+            return Err(LightError::Elevation(self.elevation));
+        }
+        if !(-2.0 * PI..=2.0 * PI).contains(&self.azimuth) {
+            return Err(LightError::Azimuth(self.azimuth));
+        }
+        Ok(())
+    }
+}
+
 impl Default for Light {
     fn default() -> Light {
         Light {

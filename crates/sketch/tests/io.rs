@@ -1,7 +1,9 @@
 //! Encoded images in and out: limits, one-line errors, every advertised
 //! output format.
 
-use arcade_sketch::{Light, MAX_SIDE, SketchError, decode, encode, sketch, sketch_bytes};
+use arcade_sketch::{
+    Light, MAX_SIDE, SketchError, decode, encode, output_format, sketch, sketch_bytes,
+};
 use image::ImageFormat;
 use std::path::Path;
 
@@ -83,6 +85,79 @@ fn bytes_in_bytes_out_with_settings_checked() {
     let e = sketch_bytes(&data("photo-64x48.png"), "up", ImageFormat::Png, &light).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "settings: depth must be a finite number, got NaN"
+        "settings: depth must be above 0 and at most 1000, got NaN"
     );
+}
+
+/// Each setting's range: inside it a sketch, outside (or at a degrees
+/// value) an error naming the setting.
+#[test]
+fn light_settings_out_of_range_are_named() {
+    let d = Light::default();
+    let with = |depth, elevation, azimuth| Light {
+        depth,
+        elevation,
+        azimuth,
+    };
+    for ok in [
+        d,
+        with(1e-3, 0.0, -6.28),
+        with(1000.0, std::f64::consts::FRAC_PI_2, 6.28),
+    ] {
+        assert_eq!(ok.check(), Ok(()), "{ok:?}");
+    }
+    for (bad, field) in [
+        (with(0.0, d.elevation, d.azimuth), "depth"),
+        (with(-1.0, d.elevation, d.azimuth), "depth"),
+        (with(1000.5, d.elevation, d.azimuth), "depth"),
+        (with(d.depth, -0.01, d.azimuth), "elevation"),
+        (with(d.depth, 90.0, d.azimuth), "elevation"),
+        (with(d.depth, d.elevation, 45.0), "azimuth"),
+        (with(d.depth, d.elevation, f64::NEG_INFINITY), "azimuth"),
+    ] {
+        let e = bad.check().unwrap_err().to_string();
+        assert!(e.starts_with(&format!("{field} must be")), "{bad:?}: {e}");
+    }
+}
+
+/// A JPEG cut anywhere in its scan is an error, not a sketch gone blank
+/// below the cut (the decoder fills the missing data and says nothing).
+#[test]
+fn a_cut_off_jpeg_is_an_error_wherever_it_is_cut() {
+    let photo = decode(&data("photo-64x48.png"), "photo").unwrap();
+    let jpeg = encode(&photo.to_luma8(), ImageFormat::Jpeg).unwrap();
+    assert!(decode(&jpeg, "whole.jpg").is_ok());
+    let scan = jpeg.windows(2).position(|w| w == [0xFF, 0xDA]).unwrap();
+    let mut cuts = 0;
+    for cut in (scan + 2..jpeg.len()).step_by(5) {
+        let e = decode(&jpeg[..cut], "cut.jpg").unwrap_err();
+        assert!(e.is_bad_input() && e.to_string().contains("cut.jpg"), "{e}");
+        cuts += 1;
+    }
+    assert!(cuts > 100, "{cuts} cuts inside the scan");
+    // Bytes after the end marker (some cameras append data) are fine.
+    let mut padded = jpeg.clone();
+    padded.extend_from_slice(b"trailing data");
+    assert!(decode(&padded, "padded.jpg").is_ok());
+}
+
+/// `.pgm` is PGM (P5), which every PNM reader knows; `.ppm`, `.pbm` and
+/// `.pam` would name something a grey sketch is not, so they are refused.
+#[test]
+fn pnm_output_is_plain_pgm() {
+    let grey = sketch(
+        &decode(&data("photo-64x48.png"), "p").unwrap(),
+        &Light::default(),
+    );
+    let bytes = encode(&grey, ImageFormat::Pnm).unwrap();
+    assert!(bytes.starts_with(b"P5\n"), "{:?}", &bytes[..8]);
+    assert_eq!(image::load_from_memory(&bytes).unwrap().to_luma8(), grey);
+    for ext in ["pgm", "PGM", "pnm"] {
+        let path = format!("out.{ext}");
+        assert_eq!(output_format(Path::new(&path)).unwrap(), ImageFormat::Pnm);
+    }
+    for ext in ["ppm", "pbm", "pam"] {
+        let path = format!("out.{ext}");
+        assert!(output_format(Path::new(&path)).is_err(), "{ext}");
+    }
 }

@@ -42,18 +42,9 @@ impl SketchQuery {
             elevation: self.elevation.unwrap_or(d.elevation),
             azimuth: self.azimuth.unwrap_or(d.azimuth),
         };
-        for (field, v) in [
-            ("depth", light.depth),
-            ("elevation", light.elevation),
-            ("azimuth", light.azimuth),
-        ] {
-            if !v.is_finite() || v.abs() > 1e6 {
-                // 1e308 in full is 309 digits: show a large value as 1e308.
-                return Err(ApiError::BadRequest(format!(
-                    "{field} must be a finite number of at most 1e6 in size, got {v:e}"
-                )));
-            }
-        }
+        light
+            .check()
+            .map_err(|e| ApiError::BadRequest(e.to_string()))?;
         Ok(light)
     }
 }
