@@ -101,8 +101,8 @@ fn light_settings_out_of_range_are_named() {
     };
     for ok in [
         d,
-        with(1e-3, 0.0, -6.28),
-        with(1000.0, std::f64::consts::FRAC_PI_2, 6.28),
+        with(1e-3, 0.0, -std::f64::consts::TAU),
+        with(1000.0, std::f64::consts::FRAC_PI_2, std::f64::consts::TAU),
     ] {
         assert_eq!(ok.check(), Ok(()), "{ok:?}");
     }
