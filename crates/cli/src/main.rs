@@ -54,6 +54,9 @@ enum Game {
     Mines(mines::Command),
     /// Sliding-window median of a stream of numbers (one per line or a CSV column).
     ///
+    /// One median a line from the K-th value on: line i is the median of values i to i+K-1.
+    /// NaN (`nan`) is left out of its windows; blank lines are not values.
+    ///
     /// Example: arcade median --window 101 --input prices.csv --column 2 --header
     Median(median::MedianArgs),
     /// Pencil-sketch filter: turn a photo into a hand-drawn look.

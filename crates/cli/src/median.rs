@@ -13,28 +13,38 @@ use std::path::PathBuf;
 pub struct MedianArgs {
     /// Window length: each output is the median of this many consecutive
     /// values (the mean of the two middle ones when K is even).
-    #[arg(long, short = 'k', value_name = "K",
-          value_parser = clap::value_parser!(u32).range(1..1 << 31))]
+    #[arg(long, short = 'k', value_name = "K", value_parser = window)]
     window: u32,
     /// Read from FILE instead of standard input.
     #[arg(long, value_name = "FILE")]
     input: Option<PathBuf>,
-    /// Take the numbers from this column (1-based) of delimited lines.
+    /// Take the numbers from this column (1-based) of delimited lines, split
+    /// as CSV is: a quoted field may hold the delimiter ("Smith, John").
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     column: Option<u32>,
-    /// Column separator (one character; default ','). Implies --column 1
-    /// when --column is not given.
+    /// Column separator (one ASCII character; default ','). Implies
+    /// --column 1 when --column is not given.
     #[arg(long, value_name = "C")]
     delimiter: Option<char>,
-    /// Skip the first line (a CSV header).
+    /// Skip the first line that is not blank (a CSV header).
     #[arg(long)]
     header: bool,
-    /// Skip lines that are not numbers instead of failing.
+    /// Skip lines that are not numbers (or not UTF-8 text) instead of
+    /// failing; a note counts them.
     #[arg(long)]
     skip_bad: bool,
     /// No progress counter and no notes on stderr.
     #[arg(long, short)]
     quiet: bool,
+}
+
+/// A window length from 1 to [`arcade_signal::MAX_WINDOW`].
+fn window(s: &str) -> Result<u32, String> {
+    let max = arcade_signal::MAX_WINDOW;
+    match s.trim().parse::<usize>() {
+        Ok(k) if (1..=max).contains(&k) => Ok(k as u32),
+        _ => Err(format!("expected a whole number from 1 to {max}")),
+    }
 }
 
 /// Streams medians to standard output (one a line, flushed whenever the

@@ -42,7 +42,7 @@ pub use batch::{
 };
 pub use prefix::prefix_medians_append;
 pub use stream::{
-    Lines, MAX_LINE_BYTES, MedianError, QUOTE_CHARS, ReadOptions, Sink, StreamSummary,
+    Lines, MAX_LINE_BYTES, MedianError, Number, QUOTE_CHARS, ReadOptions, Sink, StreamSummary,
     medians_of_text, move_median, quote, stream_medians,
 };
 pub use streaming::RollingMedian;

@@ -13,7 +13,12 @@ pub fn median_of(window: &[f64]) -> f64 {
     if m % 2 == 1 {
         xs[m / 2]
     } else {
-        (xs[m / 2 - 1] + xs[m / 2]) * 0.5
+        let (lo, hi) = (xs[m / 2 - 1], xs[m / 2]);
+        if (lo + hi).is_infinite() && lo.is_finite() && hi.is_finite() {
+            lo / 2.0 + hi / 2.0 // the sum overflows; the halves cannot
+        } else {
+            (lo + hi) / 2.0
+        }
     }
 }
 

@@ -54,12 +54,10 @@ impl StreamSummary {
     /// Notes worth telling a user (skipped lines, too few values), one per line.
     pub fn notes(&self) -> Vec<String> {
         let mut notes = Vec::new();
-        if self.skipped > 0 {
-            let lines = if self.skipped == 1 { "line" } else { "lines" };
-            notes.push(format!(
-                "skipped {} {lines} that were not numbers",
-                self.skipped
-            ));
+        match self.skipped {
+            0 => {}
+            1 => notes.push("skipped 1 line that was not a number".into()),
+            n => notes.push(format!("skipped {n} lines that were not numbers")),
         }
         if self.medians == 0 {
             notes.push(format!(
@@ -94,6 +92,10 @@ pub enum MedianError {
     },
     #[error("{name}: line {line} is longer than {MAX_LINE_BYTES} bytes")]
     LongLine { name: String, line: u64 },
+    #[error(
+        "the delimiter must be one ASCII character other than a quote or a line break, got {delimiter:?}"
+    )]
+    Delimiter { delimiter: char },
     #[error("writing the medians: {0}")]
     Write(#[source] io::Error),
 }
@@ -108,39 +110,106 @@ impl MedianError {
 /// Why a line holds no number. Borrowed and allocation-free, so skipping a
 /// bad line costs nothing; the message is built only for an error.
 enum Bad<'l> {
-    NoColumn(usize),
+    /// No column `.0`: the line has `.1` fields.
+    NoColumn(usize, usize),
+    /// Column `.0` is longer than [`MAX_FIELD_BYTES`].
+    LongField(usize),
     NotNumber(&'l str),
+    /// A number beyond the largest `f64` (1e400), which reads as infinity.
+    OutOfRange(&'l str),
 }
 
 impl Bad<'_> {
-    fn describe(&self, line: &str, delimiter: char) -> String {
+    fn describe(&self) -> String {
         match self {
-            Bad::NoColumn(n) => format!(
-                "no column {n} (the line has {})",
-                line.split(delimiter).count()
-            ),
+            Bad::NoColumn(n, fields) => format!("no column {n} (the line has {fields})"),
+            Bad::LongField(n) => {
+                format!("column {n} is longer than {MAX_FIELD_BYTES} bytes: not a number")
+            }
             Bad::NotNumber(text) => format!("expected a number, found {}", quote(text)),
+            Bad::OutOfRange(text) => format!(
+                "{} is beyond the largest number, about 1.8e308",
+                quote(text)
+            ),
         }
     }
 }
 
-impl ReadOptions {
+/// Longest column read from a delimited line; a number is far shorter.
+const MAX_FIELD_BYTES: usize = 4096;
+
+/// Reads the number on each line: the whole line, or one column of it
+/// split as RFC 4180 splits a CSV line (a quoted field may hold the
+/// delimiter, `"Smith, John"`, and doubled quotes), by `csv-core`.
+struct Picker {
+    column: Option<usize>,
+    reader: csv_core::Reader,
+    field: Vec<u8>,
+}
+
+impl Picker {
+    fn new(options: &ReadOptions) -> Result<Picker, MedianError> {
+        let d = options.delimiter;
+        if !d.is_ascii() || matches!(d, '"' | '\n' | '\r') {
+            return Err(MedianError::Delimiter { delimiter: d });
+        }
+        Ok(Picker {
+            column: options.column,
+            reader: csv_core::ReaderBuilder::new().delimiter(d as u8).build(),
+            field: vec![0; MAX_FIELD_BYTES],
+        })
+    }
+
     /// The number on `line`.
-    fn pick<'l>(&self, line: &'l str) -> Result<f64, Bad<'l>> {
+    fn pick<'a>(&'a mut self, line: &'a str) -> Result<f64, Bad<'a>> {
         let text = match self.column {
             None => line,
-            Some(n) => line
-                .split(self.delimiter)
-                .nth(n - 1)
-                .ok_or(Bad::NoColumn(n))?,
+            Some(n) => self.nth_field(line, n)?,
         };
         let text = text.trim();
-        // A quoted CSV field.
+        // A quoted whole line, or a field quoted after a space.
         let text = text
             .strip_prefix('"')
             .and_then(|t| t.strip_suffix('"'))
             .unwrap_or(text);
-        text.parse::<f64>().map_err(|_| Bad::NotNumber(text))
+        let x = text.parse::<f64>().map_err(|_| Bad::NotNumber(text))?;
+        if x.is_infinite() && !text.to_ascii_lowercase().contains("inf") {
+            return Err(Bad::OutOfRange(text));
+        }
+        Ok(x)
+    }
+
+    /// Field `n` (1-based) of `line`, unquoted.
+    fn nth_field<'a>(&'a mut self, line: &str, n: usize) -> Result<&'a str, Bad<'a>> {
+        use csv_core::ReadFieldResult;
+        self.reader.reset();
+        let mut input = line.trim_end_matches(['\n', '\r']).as_bytes();
+        let (mut fields, mut len) = (0, 0);
+        loop {
+            // Fields before the one wanted are read into the same buffer
+            // and dropped. An empty input tells the reader the line ended.
+            let (result, read, wrote) = self.reader.read_field(input, &mut self.field[len..]);
+            input = &input[read..];
+            len += wrote;
+            match result {
+                ReadFieldResult::InputEmpty => {}
+                ReadFieldResult::OutputFull if fields + 1 == n => return Err(Bad::LongField(n)),
+                ReadFieldResult::OutputFull => len = 0,
+                ReadFieldResult::Field { record_end } => {
+                    fields += 1;
+                    if fields == n {
+                        // Quotes are ASCII, so the rest of valid UTF-8 is too.
+                        return Ok(std::str::from_utf8(&self.field[..len])
+                            .expect("a field of a UTF-8 line"));
+                    }
+                    len = 0;
+                    if record_end {
+                        return Err(Bad::NoColumn(n, fields));
+                    }
+                }
+                ReadFieldResult::End => return Err(Bad::NoColumn(n, fields)),
+            }
+        }
     }
 }
 
@@ -166,10 +235,27 @@ pub struct Lines<W: Write>(pub W);
 
 impl<W: Write> Sink for Lines<W> {
     fn median(&mut self, m: f64) -> io::Result<()> {
-        writeln!(self.0, "{m}")
+        writeln!(self.0, "{}", Number(m))
     }
     fn idle(&mut self) -> io::Result<()> {
         self.0.flush()
+    }
+}
+
+/// A median as text: shortest digits that read back to the same number,
+/// in exponent form when plain digits would run long (`1e300`, not 301
+/// digits).
+pub struct Number(pub f64);
+
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let x = self.0;
+        let size = x.abs();
+        if size == 0.0 || !size.is_finite() || (1e-5..1e16).contains(&size) {
+            write!(f, "{x}")
+        } else {
+            write!(f, "{x:e}")
+        }
     }
 }
 
@@ -185,6 +271,8 @@ pub fn stream_medians<R: Read>(
     mut on_values: impl FnMut(u64),
 ) -> Result<StreamSummary, MedianError> {
     check_window(window)?;
+    let mut picker = Picker::new(options)?;
+    let mut header_left = options.header;
     let mut median = RollingMedian::new(window);
     let mut summary = StreamSummary {
         window,
@@ -216,17 +304,24 @@ pub fn stream_medians<R: Read>(
             });
         }
         summary.lines = line_no;
-        if options.header && line_no == 1 {
-            continue;
-        }
-        let line = std::str::from_utf8(&bytes).map_err(|e| MedianError::BadLine {
-            name: name.to_string(),
-            line: line_no,
-            why: format!(
-                "not UTF-8 text (invalid byte at column {})",
-                e.valid_up_to() + 1
-            ),
-        })?;
+        let line = match std::str::from_utf8(&bytes) {
+            Ok(line) => line,
+            Err(_) if std::mem::take(&mut header_left) => continue,
+            Err(_) if options.skip_bad => {
+                summary.skipped += 1;
+                continue;
+            }
+            Err(e) => {
+                return Err(MedianError::BadLine {
+                    name: name.to_string(),
+                    line: line_no,
+                    why: format!(
+                        "not UTF-8 text (invalid byte at column {})",
+                        e.valid_up_to() + 1
+                    ),
+                });
+            }
+        };
         // What spreadsheets and editors add: a byte-order mark before the
         // first line, blank lines (often one at the end). Neither is a value.
         let line = if line_no == 1 {
@@ -237,7 +332,11 @@ pub fn stream_medians<R: Read>(
         if line.trim().is_empty() {
             continue;
         }
-        let x = match options.pick(line) {
+        // The header is the first line with something on it.
+        if std::mem::take(&mut header_left) {
+            continue;
+        }
+        let x = match picker.pick(line) {
             Ok(x) => x,
             Err(_) if options.skip_bad => {
                 summary.skipped += 1;
@@ -247,7 +346,7 @@ pub fn stream_medians<R: Read>(
                 return Err(MedianError::BadLine {
                     name: name.to_string(),
                     line: line_no,
-                    why: bad.describe(line, options.delimiter),
+                    why: bad.describe(),
                 });
             }
         };
@@ -389,6 +488,120 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().contains("f: line 2: not UTF-8"), "{e}");
+    }
+
+    /// What spreadsheets write: a quoted field holding the delimiter or a
+    /// doubled quote is one column (the column after it was read before).
+    #[test]
+    fn quoted_fields_keep_their_delimiters() {
+        let options = |column| ReadOptions {
+            column: Some(column),
+            header: true,
+            ..ReadOptions::default()
+        };
+        let text = "name,a,b\n\"Smith, John\",3,4\n\"Doe \"\"J\"\"\",5,\"6\"\n";
+        assert_eq!(medians_of_text(text, 1, &options(2)).unwrap().0, [3.0, 5.0]);
+        assert_eq!(medians_of_text(text, 1, &options(3)).unwrap().0, [4.0, 6.0]);
+        let e = medians_of_text(text, 1, &options(4))
+            .unwrap_err()
+            .to_string();
+        assert!(e.ends_with("line 2: no column 4 (the line has 3)"), "{e}");
+        let e = medians_of_text(text, 1, &options(1))
+            .unwrap_err()
+            .to_string();
+        assert!(e.ends_with("found \"Smith, John\""), "{e}");
+    }
+
+    proptest! {
+        /// Against an encoder: fields quoted as a CSV writer quotes them
+        /// read back as they were, column by column, and one column more
+        /// is missing.
+        #[test]
+        fn fields_read_back_as_written(
+            fields in prop::collection::vec("[0-9a ;\"]{0,6}", 1..6),
+            semicolon in any::<bool>(),
+        ) {
+            let delimiter = if semicolon { ';' } else { ' ' };
+            let line = fields
+                .iter()
+                .map(|f| {
+                    if f.contains([delimiter, '"']) {
+                        format!("\"{}\"", f.replace('"', "\"\""))
+                    } else {
+                        f.clone()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(&delimiter.to_string());
+            // An empty line is no record (the reader skips blank lines).
+            prop_assume!(!line.is_empty());
+            let options = ReadOptions { column: Some(1), delimiter, ..ReadOptions::default() };
+            let mut picker = Picker::new(&options).unwrap();
+            for (n, field) in fields.iter().enumerate() {
+                let got = picker.nth_field(&format!("{line}\r\n"), n + 1).ok().map(str::to_string);
+                prop_assert_eq!(got.as_deref(), Some(field.as_str()), "{:?} column {}", line, n + 1);
+            }
+            let beyond = picker.nth_field(&line, fields.len() + 1).err().map(|b| b.describe());
+            let expected = format!("no column {} (the line has {})", fields.len() + 1, fields.len());
+            prop_assert_eq!(beyond, Some(expected));
+        }
+    }
+
+    #[test]
+    fn headers_bytes_and_huge_numbers() {
+        let header = ReadOptions {
+            header: true,
+            ..ReadOptions::default()
+        };
+        // The header is the first line with something on it.
+        let (m, _) = medians_of_text("\n \nvalue\n1\n", 1, &header).unwrap();
+        assert_eq!(m, [1.0]);
+        // Lines that are not UTF-8 are skipped with --skip-bad (a header
+        // in another encoding is skipped as the header).
+        let skip = ReadOptions {
+            skip_bad: true,
+            ..ReadOptions::default()
+        };
+        let mut reader = BufReader::new(&b"1\n\xb0C\n2\n"[..]);
+        let mut medians = Vec::new();
+        let s = stream_medians(&mut reader, "f", 1, &skip, &mut medians, |_| {}).unwrap();
+        assert_eq!((medians, s.skipped), (vec![1.0, 2.0], 1));
+        let mut reader = BufReader::new(&b"\xb0C\n2\n"[..]);
+        let mut medians = Vec::new();
+        stream_medians(&mut reader, "f", 1, &header, &mut medians, |_| {}).unwrap();
+        assert_eq!(medians, [2.0]);
+        // A number past f64 is an error; infinity written out is a value.
+        let e = medians_of_text("1e400\n", 1, &ReadOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("beyond the largest number"), "{e}");
+        let (m, _) = medians_of_text("-Infinity\ninf\n", 1, &ReadOptions::default()).unwrap();
+        assert_eq!(m, [f64::NEG_INFINITY, f64::INFINITY]);
+        let bad = ReadOptions {
+            delimiter: '"',
+            ..ReadOptions::default()
+        };
+        assert!(matches!(
+            medians_of_text("1\n", 1, &bad),
+            Err(MedianError::Delimiter { .. })
+        ));
+    }
+
+    #[test]
+    fn numbers_print_short_and_read_back() {
+        for (x, text) in [
+            (1e300, "1e300"),
+            (5e-324, "5e-324"),
+            (0.5, "0.5"),
+            (-123456789.25, "-123456789.25"),
+            (1e16, "1e16"),
+            (0.0, "0"),
+            (f64::NAN, "NaN"),
+            (f64::NEG_INFINITY, "-inf"),
+        ] {
+            let shown = Number(x).to_string();
+            assert_eq!(shown, text);
+            let back: f64 = shown.parse().unwrap();
+            assert!(back == x || (x.is_nan() && back.is_nan()), "{x}");
+        }
     }
 
     #[test]

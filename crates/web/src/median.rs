@@ -4,7 +4,7 @@
 
 use crate::error::{ApiError, ApiQuery, read_upload};
 use crate::server::AppRef;
-use arcade_signal::{MedianError, ReadOptions, medians_of_text};
+use arcade_signal::{MedianError, Number, ReadOptions, medians_of_text};
 use axum::Json;
 use axum::Router;
 use axum::body::Body;
@@ -100,7 +100,7 @@ fn run(text: &str, q: &MedianQuery) -> Result<MedianAnswer, ApiError> {
     let (medians, summary) = medians_of_text(text, q.window, &options).map_err(read_error)?;
     let mut out = String::with_capacity(medians.len() * 8);
     for m in &medians {
-        let _ = writeln!(out, "{m}");
+        let _ = writeln!(out, "{}", Number(*m));
     }
     Ok(MedianAnswer {
         window: q.window,
