@@ -77,9 +77,25 @@ def test_tiles_illegal_and_bad_input():
         ({"capacity": 2}, "capacity"),
         ({"level": "{"}, "EOF while parsing"),
         ({"reward": "lines"}, "unknown reward"),
+        ({"level": '{"tiles": []}'}, "^the level has no tiles: there is nothing to play$"),
     ]:
         with pytest.raises(ValueError, match=message):
             arcadekit.TilesEnv(**kwargs)
+
+
+def test_tiles_levels_from_files_and_editors(tmp_path):
+    text, _ = arcadekit.tiles_generate(layers=3, types=2, groups=1, seed=4)
+    path = tmp_path / "level.json"
+    path.write_text(text)
+    # A path where the text belongs says so (the CLI takes paths).
+    with pytest.raises(ValueError, match=r"is a file's path: pass the level's JSON text"):
+        arcadekit.tiles_solve(str(path))
+    # A byte-order mark, as some editors save, is read past.
+    with_mark = arcadekit.tiles_solve("\ufeff" + text)
+    assert with_mark["verdict"] == arcadekit.tiles_solve(text)["verdict"] == "solved"
+    # The vector env names the limit that applies.
+    with pytest.raises(ValueError, match=r"^num_envs 1000000 is too many for levels of 360 tiles: at most 23301"):
+        arcadekit.TilesVectorEnv(10**6)
 
 
 def test_tiles_capture_is_the_real_level():

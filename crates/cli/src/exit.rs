@@ -195,22 +195,51 @@ fn clap_line(rendered: &str) -> String {
     one_line(&text)
 }
 
-/// Rust's integer parse errors, which clap passes on, in the user's terms
-/// (every integer option is unsigned: `--seed -1` said "invalid digit found
-/// in string").
+/// Rust's integer parse errors and clap's ranges, which clap passes on, in
+/// the user's terms (every integer option is unsigned: `--seed -1` said
+/// "invalid digit found in string"; `--moves 2000` said "2000 is not in
+/// 1..=1000").
 fn plain_parse_errors(text: &str) -> String {
-    text.replace(
-        "invalid digit found in string",
-        "expected a whole number from 0 (digits only)",
-    )
-    .replace(
-        "number too large to fit in target type",
-        "the number is too large",
-    )
-    .replace(
-        "cannot parse integer from empty string",
-        "expected a whole number, found nothing",
-    )
+    plain_range(text)
+        .replace(
+            "invalid digit found in string",
+            "expected a whole number (digits only)",
+        )
+        .replace(
+            "number too large to fit in target type",
+            "the number is too large",
+        )
+        .replace(
+            "cannot parse integer from empty string",
+            "expected a whole number, found nothing",
+        )
+}
+
+/// clap's "`X` is not in `A..=B`" (or `A..B`, `A..`) as "expected a whole
+/// number from A to B"; other text as it is.
+fn plain_range(text: &str) -> String {
+    let Some((head, range)) = text.rsplit_once(" is not in ") else {
+        return text.to_string();
+    };
+    let Some((low, high)) = range.split_once("..") else {
+        return text.to_string();
+    };
+    let high = match high.strip_prefix('=') {
+        Some(inclusive) => inclusive.parse::<u64>().ok(),
+        None if high.is_empty() => None,
+        None => high.parse::<u64>().ok().and_then(|h| h.checked_sub(1)),
+    };
+    let Ok(low) = low.parse::<u64>() else {
+        return text.to_string();
+    };
+    // The value itself is quoted earlier in the message; drop its repeat.
+    let head = head.rsplit_once(": ").map_or(head, |(before, _)| before);
+    match high {
+        Some(high) if high < u64::from(u32::MAX) => {
+            format!("{head}: expected a whole number from {low} to {high}")
+        }
+        _ => format!("{head}: expected a whole number from {low}"),
+    }
 }
 
 /// Reads a user's text file or stdin (`-`), bounded; unreadable or
@@ -230,6 +259,29 @@ mod tests {
             clap_line(rendered),
             "error: the following required arguments were not provided: --window <K> --input <FILE>"
         );
+    }
+
+    #[test]
+    fn ranges_read_as_words() {
+        let line = |t: &str| plain_parse_errors(t);
+        assert_eq!(
+            line("error: invalid value '2000' for '--moves <N>': 2000 is not in 1..=1000"),
+            "error: invalid value '2000' for '--moves <N>': expected a whole number from 1 to 1000"
+        );
+        assert_eq!(
+            line("error: invalid value '0' for '--column <N>': 0 is not in 1..=4294967295"),
+            "error: invalid value '0' for '--column <N>': expected a whole number from 1"
+        );
+        assert_eq!(
+            line("error: invalid value '9' for '--x <N>': 9 is not in 3..9"),
+            "error: invalid value '9' for '--x <N>': expected a whole number from 3 to 8"
+        );
+        assert_eq!(
+            line("error: invalid value 'abc' for '--moves <N>': invalid digit found in string"),
+            "error: invalid value 'abc' for '--moves <N>': expected a whole number (digits only)"
+        );
+        let other = "error: invalid value 'x' for '--ai <AI>': not in the list";
+        assert_eq!(line(other), other);
     }
 
     #[test]

@@ -17,8 +17,10 @@ pub enum Command {
     /// Find a shortest solution and print it move by move.
     ///
     /// The puzzle is a board file (5 lines of 5 characters: . empty, R rabbit,
-    /// F fox cell, X mushroom; - reads stdin) or a challenge code such as
-    /// C31B42G34M302203FE11. Coordinates are (column, row) from 0 at the top
+    /// F fox cell, X mushroom, and H or V for the cells of a horizontal or
+    /// vertical fox where F cells would pair up two ways; - reads stdin) or a
+    /// challenge code such as C31B42G34M302203FE11 (C, B, G and W for up to
+    /// four rabbits). Coordinates are (column, row) from 0 at the top
     /// left; a fox is named by its top or left cell. "No solution" is an
     /// answer, not an error.
     ///

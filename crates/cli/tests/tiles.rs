@@ -26,12 +26,27 @@ fn solves_the_real_level_and_check_accepts_the_clicks() {
     assert!(v["seconds"].as_f64().is_some());
     let clicks = dir.file("clicks.json", &String::from_utf8(out.stdout).unwrap());
     assert_wins(CAPTURE, &clicks);
-    // The greedy player loses it: "unknown", no clicks.
-    let g = json(&arcade(&[
-        "tiles", "solve", CAPTURE, "--solver", "greedy", "--json",
-    ]));
+    // The greedy player loses it: "unknown", with its losing line, which
+    // `check` replays to the full tray.
+    let out = arcade(&["tiles", "solve", CAPTURE, "--solver", "greedy", "--json"]);
+    let g = json(&out);
     assert_eq!(g["verdict"], "unknown");
-    assert_eq!(g["clicks"], serde_json::json!([]));
+    let lost = g["clicks"].as_array().unwrap().len() as u64;
+    assert_eq!(Some(lost), g["lost_after"].as_u64());
+    assert_eq!(Some(lost - 1), g["taken"].as_u64());
+    let line = dir.file("lost.json", &String::from_utf8(out.stdout).unwrap());
+    let check = arcade(&["tiles", "check", CAPTURE, &line, "--json"]);
+    assert_eq!(check.status.code(), Some(1));
+    let c: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    assert_eq!(
+        (c["legal"].as_bool(), c["won"].as_bool()),
+        (Some(true), Some(false)),
+        "{c}"
+    );
+    // Its last click took the tile that filled the tray (`at` counts from 0).
+    assert_eq!(c["taken"].as_u64(), Some(lost), "{c}");
+    assert_eq!(c["ending"]["at"].as_u64(), Some(lost - 1), "{c}");
+    assert_eq!(c["ending"]["result"], "lost", "{c}");
 }
 
 #[test]

@@ -34,7 +34,9 @@ pub enum GenerateError {
         "this piece set has {0} components (mushroom layouts × fox lines) to search; generate searches at most {MAX_COMPONENTS}: use fewer foxes or mushrooms"
     )]
     TooManyComponents(usize),
-    #[error("no position with this piece set can be solved")]
+    #[error(
+        "no position with this piece set needs a move: each is solved already or cannot be solved"
+    )]
     NothingSolvable,
 }
 

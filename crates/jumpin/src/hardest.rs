@@ -179,9 +179,11 @@ pub struct HardestReport {
 }
 
 impl HardestReport {
-    /// The longest optimal solution, if any position is solvable.
+    /// The longest optimal solution, if any position needs a move and is
+    /// solvable (from the counts: the `top` list may be empty).
     pub fn max_moves(&self) -> Option<u32> {
-        self.hardest.first().map(|r| r.moves)
+        let longest = self.counts.histogram.iter().rposition(|&n| n > 0)?;
+        (longest > 0).then_some(longest as u32)
     }
 }
 

@@ -29,6 +29,14 @@ pub enum ParseError {
     )]
     UnpairedFox { line: usize, column: usize },
     #[error(
+        "line {line}, column {column}: H cell without an H to its right (a horizontal fox is two H cells side by side)"
+    )]
+    UnpairedAcross { line: usize, column: usize },
+    #[error(
+        "line {line}, column {column}: V cell without a V below it (a vertical fox is two V cells one above the other)"
+    )]
+    UnpairedDown { line: usize, column: usize },
+    #[error(
         "line {line}, column {column}: fox cells pair up in more than one way \
          (write a horizontal fox's cells as H and a vertical one's as V)"
     )]
@@ -94,9 +102,10 @@ fn pair_along(mut cells: u32, step: Cell) -> Result<Vec<Fox>, ParseError> {
             y + 1 < SIZE
         };
         if !room || cells & bit(c + step) == 0 {
-            return Err(ParseError::UnpairedFox {
-                line: y as usize + 1,
-                column: x as usize + 1,
+            let (line, column) = (y as usize + 1, x as usize + 1);
+            return Err(match step {
+                1 => ParseError::UnpairedAcross { line, column },
+                _ => ParseError::UnpairedDown { line, column },
             });
         }
         foxes.push(Fox::from_cells(c, c + step).expect("neighbours"));
@@ -392,7 +401,16 @@ mod tests {
         assert_eq!(plain.to_string(), "FFFFR\n.....\nF....\nF....\n.....\n");
         assert!(matches!(
             parse_board("R....\n.H...\n.H...\n.....\n.....\n"),
-            Err(ParseError::UnpairedFox { line: 2, column: 2 })
+            Err(ParseError::UnpairedAcross { line: 2, column: 2 })
+        ));
+        let e = parse_board("HV...\nHV...\n.R...\n.....\n.....\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 1: H cell without an H to its right (a horizontal fox is two H cells side by side)"
+        );
+        assert!(matches!(
+            parse_board("R....\n.VV..\n.....\n.....\n.....\n"),
+            Err(ParseError::UnpairedDown { line: 2, column: 2 })
         ));
     }
 

@@ -237,7 +237,10 @@ impl fmt::Display for HardestSummary {
             self.positions, self.solvable, self.solved, self.unsolvable
         )?;
         let Some(max) = self.max_moves else {
-            return writeln!(f, "  no position can be solved");
+            return writeln!(
+                f,
+                "  no position needs a move: each is solved already or cannot be solved"
+            );
         };
         writeln!(
             f,
@@ -436,5 +439,32 @@ mod tests {
         assert_eq!(v["hardest"][0]["moves"], h.max_moves.unwrap());
         assert!(v["hardest"][0]["board"].is_array());
         assert_eq!(serde_json::from_value::<HardestSummary>(v).unwrap(), h);
+        // With no list (`--top 0`) the longest is still known from the counts.
+        let bare = hardest_report(pieces, 0, &Progress::hidden());
+        assert!(bare.hardest.is_empty());
+        assert_eq!(bare.max_moves, h.max_moves);
+        assert_eq!(bare.histogram.len() as u32, h.max_moves.unwrap() + 1);
+        assert!(
+            bare.to_string().contains("longest optimal solution"),
+            "{bare}"
+        );
+        // Two rabbits alone: some positions are solved, none needs a move.
+        let rabbits = PieceSet {
+            rabbits: 2,
+            foxes: 0,
+            mushrooms: 0,
+        };
+        let alone = hardest_report(rabbits, 3, &Progress::hidden());
+        assert!(alone.solved > 0 && alone.max_moves.is_none(), "{alone}");
+        assert!(
+            alone.to_string().contains("no position needs a move"),
+            "{alone}"
+        );
+        let e = generate_report(rabbits, 3, 1, &Progress::hidden()).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("no position with this piece set needs a move"),
+            "{e}"
+        );
     }
 }

@@ -387,8 +387,18 @@ pub(crate) fn tiles_level_text(level: &str) -> PyResult<&str> {
     }
 }
 
-fn tiles_level(level: &str, capacity: Option<usize>) -> PyResult<arcade_tiles::Level> {
-    arcade_tiles::load_level(tiles_level_text(level)?, capacity).map_err(value_error)
+/// A level from its JSON text (or `"capture"`). A file's path given
+/// instead (the CLI takes paths) is named as such.
+pub(crate) fn tiles_level(level: &str, capacity: Option<usize>) -> PyResult<arcade_tiles::Level> {
+    arcade_tiles::load_level(tiles_level_text(level)?, capacity).map_err(|e| {
+        let a_path = !level.trim_start().starts_with('{') && std::path::Path::new(level).is_file();
+        match a_path {
+            true => value_error(format!(
+                "{e} ({level:?} is a file's path: pass the level's JSON text, open(path).read())"
+            )),
+            false => value_error(e),
+        }
+    })
 }
 
 /// Sheep a Sheep: solve a level (JSON text or `"capture"`) with the exact or

@@ -5,7 +5,7 @@
 //! construction guarantees).
 
 use crate::replay::{self, Reduced, Replay, Saved};
-use crate::solvers::tiles_level_text;
+use crate::solvers::tiles_level;
 use crate::value_error;
 use crate::vector::{Game, Slots, StepArrays, check_num_envs};
 use arcade_tiles::Level;
@@ -55,11 +55,14 @@ impl Source {
                     difficulty,
                 }
             }
-            Some(text) => Source::Fixed(
-                arcade_tiles::load_level(tiles_level_text(text)?, capacity).map_err(value_error)?,
-            ),
+            Some(text) => Source::Fixed(tiles_level(text, capacity)?),
         };
         let first = source.try_level(0).map_err(value_error)?;
+        if first.0.is_empty() {
+            return Err(value_error(
+                "the level has no tiles: there is nothing to play",
+            ));
+        }
         Ok((source, first))
     }
 
@@ -541,7 +544,7 @@ impl TilesVectorCore {
     ) -> PyResult<TilesVectorCore> {
         let (source, (first, _)) =
             Source::new(level, (layers, types, groups), capacity, difficulty)?;
-        check_num_envs(num_envs, first.len()).map_err(value_error)?;
+        // The tighter of the two limits first, so the "at most" it names holds.
         let most = MAX_TILES / first.len().max(1);
         if num_envs > most {
             return Err(value_error(format!(
@@ -550,6 +553,7 @@ impl TilesVectorCore {
                 first.len()
             )));
         }
+        check_num_envs(num_envs, first.len()).map_err(value_error)?;
         let config = TilesConfig {
             tiles: first.len(),
             capacity: first.capacity(),

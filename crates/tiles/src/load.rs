@@ -67,6 +67,8 @@ pub(crate) fn level_error(
 /// `levelData`) or arcade's format (it has `tiles`). `capacity` overrides
 /// the tray size (the capture format has none; arcade's defaults to 7).
 pub fn load_level(text: &str, capacity: Option<usize>) -> Result<Level, LoadError> {
+    // A byte-order mark, as some Windows editors save JSON, is not JSON.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let value: serde_json::Value =
         serde_json::from_str(text).map_err(|e| LoadError::new(".", format!("not JSON: {e}")))?;
     let Some(object) = value.as_object() else {

@@ -35,7 +35,9 @@ pub enum VerdictKind {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SolveReport {
     pub verdict: VerdictKind,
-    /// A winning click sequence (tile ids) when solved, else empty.
+    /// A winning click sequence (tile ids) when solved; greedy's losing
+    /// line when greedy lost (its last click filled the tray; `tiles check`
+    /// replays it); else empty. The verdict says which.
     pub clicks: Vec<usize>,
     /// Positions the exact search visited (0 for greedy).
     pub nodes: u64,
@@ -52,7 +54,8 @@ pub struct SolveReport {
     /// Unknown after the exact search: the budget that ran out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<Limit>,
-    /// Unknown after greedy: clicks made before the tray filled.
+    /// Unknown after greedy: clicks made, the last of which filled the tray
+    /// (so one more than `taken`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lost_after: Option<usize>,
 }
@@ -96,6 +99,7 @@ pub fn solve_level(
                 report.clicks = p.clicks;
             } else {
                 report.lost_after = Some(p.clicks.len());
+                report.clicks = p.clicks;
             }
         }
         Solver::Exact => {
@@ -175,7 +179,12 @@ impl fmt::Display for SolveReport {
                 writeln!(
                     f,
                     "unknown: {why} ({how_far}; {nodes} nodes, {seconds:.3} s)"
-                )
+                )?;
+                if self.clicks.is_empty() {
+                    return Ok(());
+                }
+                writeln!(f, "greedy's clicks (tile ids), the last filling the tray:")?;
+                clicks_text(f, &self.clicks)
             }
         }
     }
