@@ -73,18 +73,20 @@ fuzz_target!(|data: &[u8]| {
 /// line (1-based) when bad lines are not skipped.
 fn reference_read(text: &str, field: &Field, options: &ReadOptions) -> (Vec<f64>, Option<usize>) {
     let mut values = Vec::new();
+    let mut header = options.header;
     for (i, line) in lines(text).enumerate() {
-        if options.header && i == 0 {
-            continue;
-        }
         // A spreadsheet's byte-order mark before the first line, and blank
-        // lines, are no values and no errors.
+        // lines, are no values and no errors; the header is the first line
+        // with something on it.
         let line = if i == 0 {
             line.strip_prefix('\u{feff}').unwrap_or(line)
         } else {
             line
         };
         if line.trim().is_empty() {
+            continue;
+        }
+        if std::mem::take(&mut header) {
             continue;
         }
         match field.number(line) {

@@ -117,6 +117,8 @@ enum Bad<'l> {
     NotNumber(&'l str),
     /// A number beyond the largest `f64` (1e400), which reads as infinity.
     OutOfRange(&'l str),
+    /// An odd number of quotes: a quoted field not closed on its line.
+    OpenQuote,
 }
 
 impl Bad<'_> {
@@ -127,6 +129,9 @@ impl Bad<'_> {
                 format!("column {n} is longer than {MAX_FIELD_BYTES} bytes: not a number")
             }
             Bad::NotNumber(text) => format!("expected a number, found {}", quote(text)),
+            Bad::OpenQuote => {
+                "a quote is not closed on this line (a quoted field cannot span lines)".into()
+            }
             Bad::OutOfRange(text) => format!(
                 "{} is beyond the largest number, about 1.8e308",
                 quote(text)
@@ -155,7 +160,12 @@ impl Picker {
         }
         Ok(Picker {
             column: options.column,
-            reader: csv_core::ReaderBuilder::new().delimiter(d as u8).build(),
+            // Lines come one at a time without their break, so a carriage
+            // return inside one is text, not the end of a record.
+            reader: csv_core::ReaderBuilder::new()
+                .delimiter(d as u8)
+                .terminator(csv_core::Terminator::Any(b'\n'))
+                .build(),
             field: vec![0; MAX_FIELD_BYTES],
         })
     }
@@ -182,8 +192,14 @@ impl Picker {
     /// Field `n` (1-based) of `line`, unquoted.
     fn nth_field<'a>(&'a mut self, line: &str, n: usize) -> Result<&'a str, Bad<'a>> {
         use csv_core::ReadFieldResult;
+        let line = line.trim_end_matches(['\n', '\r']);
+        // Quotes pair up on a well-formed line (a doubled one inside a
+        // field too); the reader would take an open one to the line's end.
+        if line.bytes().filter(|&b| b == b'"').count() % 2 == 1 {
+            return Err(Bad::OpenQuote);
+        }
         self.reader.reset();
-        let mut input = line.trim_end_matches(['\n', '\r']).as_bytes();
+        let mut input = line.as_bytes();
         let (mut fields, mut len) = (0, 0);
         loop {
             // Fields before the one wanted are read into the same buffer
