@@ -291,7 +291,11 @@ def tiles_check(level: str, clicks: Sequence[int], capacity: Optional[int] = Non
     ``"capture"``)."""
     if isinstance(clicks, (str, bytes)) or not hasattr(clicks, "__iter__"):
         raise TypeError(f"clicks must be a sequence of tile ids (integers), not {type(clicks).__name__}")
-    ids = _integers("clicks", list(clicks), "(a list)")
+    clicks = list(clicks)
+    for at, c in enumerate(clicks):
+        if isinstance(c, (bool, np.bool_)):  # True would be tile 1
+            raise TypeError(f"clicks must be tile ids (integers), got {c!r} at index {at}")
+    ids = _integers("clicks", clicks, "(a list)")
     if ids.size and ids.min() < 0:
         at = int(np.argmax(ids < 0))
         raise ValueError(f"clicks must be tile ids from 0, got {ids[at]} at index {at}")

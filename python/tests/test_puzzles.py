@@ -93,6 +93,9 @@ def test_tiles_levels_from_files_and_editors(tmp_path):
     # A byte-order mark, as some editors save, is read past.
     with_mark = arcadekit.tiles_solve("\ufeff" + text)
     assert with_mark["verdict"] == arcadekit.tiles_solve(text)["verdict"] == "solved"
+    # True is not tile 1.
+    with pytest.raises(TypeError, match=r"^clicks must be tile ids \(integers\), got True at index 0$"):
+        arcadekit.tiles_check(text, [True, 0])
     # The vector env names the limit that applies.
     with pytest.raises(ValueError, match=r"^num_envs 1000000 is too many for levels of 360 tiles: at most 23301"):
         arcadekit.TilesVectorEnv(10**6)
