@@ -1,7 +1,7 @@
 //! `arcade mines battle …`: two-player Minesweeper, AI against AI or a
 //! person at the terminal.
 
-use crate::exit::bad_input;
+use crate::exit::{bad_input, stop_on_ctrl_c, stopped_after};
 use crate::output::{OutputArgs, print};
 use crate::run_options::RunOptions;
 use anyhow::{Result, anyhow, bail};
@@ -95,9 +95,12 @@ fn arena(args: &BattleArgs, rules: Rules, a: Ai, b: Ai) -> Result<()> {
     };
     let output = args.output;
     let progress = output.progress(games, "games");
+    stop_on_ctrl_c(&progress);
     let report = args.run.install(|| run_match(&cfg, &progress));
     progress.finish();
-    output.emit(&report.map_err(|e| anyhow!("an AI failed: {e}"))?)
+    let report = report.map_err(|e| anyhow!("an AI failed: {e}"))?;
+    output.emit(&report)?;
+    stopped_after(&progress, report.games, games, "game")
 }
 
 /// One game with at least one person typing moves on stdin; A moves first.

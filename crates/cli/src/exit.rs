@@ -62,6 +62,25 @@ pub fn stop_on_ctrl_c(progress: &Progress) {
     });
 }
 
+/// After a run's report is printed: exit 130, saying what the report
+/// covers, when Ctrl-C stopped the run ([`stop_on_ctrl_c`]) before all
+/// `asked` `noun`s were played (`played` of them were).
+pub fn stopped_after(
+    progress: &Progress,
+    played: u64,
+    asked: u64,
+    noun: &str,
+) -> anyhow::Result<()> {
+    if !progress.is_cancelled() {
+        return Ok(());
+    }
+    Err(Stopped(format!(
+        "stopped by Ctrl-C: the report covers the {played} played of {}",
+        arcade_core::text::counted(asked, noun)
+    ))
+    .into())
+}
+
 /// Makes Ctrl-C (or SIGTERM) end the run at once with `message()` (exit
 /// 130), for runs whose files are whole after every step (written
 /// atomically), so stopping anywhere loses at most the step under way. The

@@ -1,6 +1,6 @@
 //! `arcade flappy …`
 
-use crate::exit::{bad_input, exit_on_ctrl_c};
+use crate::exit::{bad_input, exit_on_ctrl_c, stop_on_ctrl_c, stopped_after};
 use crate::output::{self, OutputArgs};
 use crate::run_options::RunOptions;
 use anyhow::{Result, anyhow};
@@ -465,9 +465,11 @@ fn eval_cmd(a: EvalArgs) -> Result<()> {
     config.check().map_err(bad_input)?;
     let output = a.output;
     let progress = output.progress(config.episodes, "episodes");
+    stop_on_ctrl_c(&progress);
     let report = a.run.install(|| evaluate(&agent, &config, &progress));
     progress.finish();
-    output.emit(&report)
+    output.emit(&report)?;
+    stopped_after(&progress, report.episodes, config.episodes, "episode")
 }
 
 fn play_cmd(a: PlayArgs) -> Result<()> {

@@ -1,6 +1,6 @@
 //! `arcade mines …`
 
-use crate::exit::bad_input;
+use crate::exit::{bad_input, stop_on_ctrl_c, stopped_after};
 use crate::output::{self, OutputArgs, print};
 use crate::run_options::RunOptions;
 use anyhow::{Result, anyhow};
@@ -218,9 +218,11 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
     Board::generate(cfg.level, cfg.rule, cfg.first, 0).map_err(bad_input)?;
     let output = a.output;
     let progress = output.progress(a.games, "games");
-    let report = a.run.install(|| bench::run(&cfg, &progress));
+    stop_on_ctrl_c(&progress);
+    let report = a.run.install(|| bench::run(&cfg, &progress))?;
     progress.finish();
-    output.emit(&report?)
+    output.emit(&report)?;
+    stopped_after(&progress, report.games, a.games, "game")
 }
 
 fn play_cmd(a: PlayArgs) -> Result<()> {

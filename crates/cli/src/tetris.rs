@@ -1,13 +1,12 @@
 //! `arcade tetris …`
 
-use crate::exit::{Stopped, bad_input, stop_on_ctrl_c};
+use crate::exit::{Stopped, bad_input, stop_on_ctrl_c, stopped_after};
 use crate::output::OutputArgs;
 use crate::run_options::{self, RunOptions};
 use crate::tuning::{self, Session, TuneOptions};
 use crate::watch::Watch;
 use anyhow::Result;
 use arcade_core::runner::effective_threads;
-use arcade_core::text::counted;
 use arcade_tetris::bench::{self, BenchConfig};
 use arcade_tetris::game::{End, PlayReport};
 use arcade_tetris::tune::{self, Checkpoint, Start, TuneAbout, TuneReport, TuneSetup};
@@ -387,14 +386,7 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
         true => output.emit(&report.with_games(&partial))?,
         false => output.emit(&report)?,
     }
-    if progress.is_cancelled() {
-        return Err(Stopped(format!(
-            "stopped by Ctrl-C: the report covers the {started} started of {}",
-            counted(a.games, "game")
-        ))
-        .into());
-    }
-    Ok(())
+    stopped_after(&progress, started, a.games, "game")
 }
 
 fn parse_features(spec: &str) -> Result<Vec<Feature>> {

@@ -1,6 +1,6 @@
 //! `arcade tiles …`
 
-use crate::exit::bad_input;
+use crate::exit::{bad_input, stop_on_ctrl_c, stopped_after};
 use crate::output::OutputArgs;
 use crate::run_options::{RunOptions, count, seconds, unit};
 use anyhow::{Context, Result, anyhow};
@@ -358,7 +358,9 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    let progress = output.progress(a.games * configs.len() as u64, "levels");
+    let asked = a.games * configs.len() as u64;
+    let progress = output.progress(asked, "levels");
+    stop_on_ctrl_c(&progress);
     let table = a
         .run
         .install(|| bench::run_table(&configs, &progress, |row| progress.println(row.row_line())))
@@ -366,7 +368,10 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
     progress.finish();
     output.emit(&table)?;
     match table.replay_failures() {
-        0 => Ok(()),
+        0 => {
+            let played = table.rows.iter().map(|r| r.levels).sum();
+            stopped_after(&progress, played, asked, "level")
+        }
         n => Err(anyhow!("{n} exact solutions did not replay to a win")),
     }
 }

@@ -476,6 +476,6 @@ fn ctrl_c_on_a_long_bench_reports_the_games_started() {
     let last = err.trim_end().lines().last().unwrap_or_default();
     assert_eq!(
         last,
-        "error: stopped by Ctrl-C: the report covers the 1 started of 5 games"
+        "error: stopped by Ctrl-C: the report covers the 1 played of 5 games"
     );
 }

@@ -7,6 +7,7 @@ use crate::common::{
 };
 
 use arcade_mines::{Board, Game, Level, Rule};
+use std::process::{Command, Stdio};
 
 fn analyze_json(name: &str, text: &str) -> serde_json::Value {
     let f = TempFile::new(name, text);
@@ -363,5 +364,35 @@ fn play_game_i_is_bench_game_i() {
     assert!(
         wins > 0 && wins < 12,
         "{wins} wins: the check tells games apart"
+    );
+}
+
+/// Ctrl-C on a long bench starts no more games and prints the report of the
+/// games played (exit 130), as a million-game SFAR run needs.
+#[test]
+fn ctrl_c_on_a_long_bench_reports_the_games_played() {
+    let child = Command::new(env!("CARGO_BIN_EXE_arcade"))
+        .args(["mines", "bench", "--level", "expert", "--games", "1000000"])
+        .args(["--threads", "1", "--json"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: kill(2) on our own child's pid, which has not been waited for.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let o = child.wait_with_output().unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("the report");
+    let games = v["games"].as_u64().unwrap();
+    assert!(0 < games && games < 1_000_000, "{v}");
+    let wins = v["wins"].as_u64().unwrap();
+    assert!(wins <= games, "{v}");
+    let last = err.trim_end().lines().last().unwrap_or_default();
+    assert_eq!(
+        last,
+        format!("error: stopped by Ctrl-C: the report covers the {games} played of 1000000 games")
     );
 }

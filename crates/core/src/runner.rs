@@ -39,6 +39,10 @@ where
 /// Plays episodes `range` (`play(index, seed)`, seed `derive_seed(master, index)`)
 /// on the current rayon pool, a block at a time, and calls `fold(index,
 /// result)` for each in index order. Memory holds one block of results.
+///
+/// After [`Progress::cancel`] (Ctrl-C) no episode starts: those under way
+/// end as `play` ends them, and only the episodes played are folded, so a
+/// caller can report them.
 pub fn fold_episodes<T, F, G>(
     range: std::ops::Range<u64>,
     master_seed: u64,
@@ -53,18 +57,26 @@ pub fn fold_episodes<T, F, G>(
     let mut start = range.start;
     while start < range.end {
         let end = range.end.min(start.saturating_add(BLOCK));
-        let block: Vec<T> = (0..(end - start) as usize)
+        let block: Vec<Option<T>> = (0..(end - start) as usize)
             .into_par_iter()
             .with_max_len(1)
             .map(|k| {
+                if progress.is_cancelled() {
+                    return None;
+                }
                 let i = start + k as u64;
                 let result = play(i, derive_seed(master_seed, i));
                 progress.inc(1);
-                result
+                Some(result)
             })
             .collect();
         for (i, result) in (start..end).zip(block) {
-            fold(i, result);
+            if let Some(result) = result {
+                fold(i, result);
+            }
+        }
+        if progress.is_cancelled() {
+            return;
         }
         start = end;
     }
@@ -113,6 +125,38 @@ mod tests {
             acc = acc.wrapping_add(rng.next_u64());
         }
         (i, acc ^ rng.next_u64())
+    }
+
+    /// After a cancel no episode starts; the ones played are folded, in
+    /// order, and the fold stops there.
+    #[test]
+    fn a_cancel_starts_no_more_episodes() {
+        let progress = Progress::hidden();
+        let mut folded = Vec::new();
+        with_threads(Some(1), || {
+            fold_episodes(
+                0..10_000,
+                3,
+                &progress,
+                |i, _| {
+                    if i == 700 {
+                        progress.cancel();
+                    }
+                    i
+                },
+                |i, r| folded.push((i, r)),
+            )
+        });
+        assert_eq!(folded.len(), 701);
+        assert!(
+            folded
+                .iter()
+                .enumerate()
+                .all(|(k, &(i, r))| i == k as u64 && r == i)
+        );
+        let mut none = 0;
+        fold_episodes(0..10, 3, &progress, |i, _| i, |_, _| none += 1);
+        assert_eq!(none, 0, "cancelled before the start: nothing played");
     }
 
     #[test]

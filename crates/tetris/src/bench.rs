@@ -346,12 +346,8 @@ pub fn run_range(
         range,
         cfg.seed,
         progress,
-        |_, seed| (!progress.is_cancelled()).then(|| play_counted(&player, cfg, seed, &count)),
-        |_, r| {
-            if let Some(r) = r {
-                partial.push(&r);
-            }
-        },
+        |_, seed| play_counted(&player, cfg, seed, &count),
+        |_, r| partial.push(&r),
     );
     partial
 }

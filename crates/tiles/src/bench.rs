@@ -425,6 +425,10 @@ pub fn run_table(
     }
     let mut rows = Vec::new();
     for c in configs {
+        // Stopped (Ctrl-C): the rows so far, the last one as far as it got.
+        if progress.is_cancelled() {
+            break;
+        }
         let row = run(c, progress)?;
         on_row(&row);
         rows.push(row);
