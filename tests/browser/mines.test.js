@@ -94,6 +94,32 @@ test("overlay probabilities equal arcade mines analyze --json", async (t) => {
   });
 });
 
+test("the keys a checkbox advertises still work once it has been clicked", async (t) => {
+  await onPage(chrome.browser, t, "/mines", async (page) => {
+    await newGame(page, "beginner", "sfar", 1);
+    // Clicking "Show probabilities (P)" leaves the focus on the checkbox;
+    // P, then H, went nowhere from there.
+    await page.click("#overlay");
+    const on = await page.isChecked("#overlay");
+    await page.keyboard.press("p");
+    assert.equal(await page.isChecked("#overlay"), !on);
+    // A key pressed while the overlay's request is out is dropped (one
+    // request at a time), so H is pressed again until its hint shows.
+    const hinted = page.locator("#board .mcell.hinted");
+    for (let i = 0; i < 20 && (await hinted.count()) === 0; i++) {
+      await page.keyboard.press("h");
+      await page.waitForTimeout(250);
+    }
+    assert.equal(await hinted.count(), 1);
+    assert.ok(await page.evaluate(() => document.activeElement.id === "overlay"), "the checkbox kept the focus");
+    // A server that went away is named as such, not as "Failed to fetch".
+    await page.route("**/api/**", (route) => route.abort("connectionrefused"));
+    await page.click("#hint");
+    await page.waitForFunction(() => /not answering/.test(document.querySelector("#msg").textContent));
+    assert.match(await page.textContent("#msg"), /is `arcade serve` still running\?/);
+  });
+});
+
 test("analyse mode shows a contradiction as a message and a shared URL reopens a position", async (t) => {
   await onPage(chrome.browser, t, "/mines", async (page) => {
     await page.waitForFunction(() => document.querySelector("#status").textContent === "ready");

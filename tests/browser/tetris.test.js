@@ -225,5 +225,14 @@ test("watch an AI at full speed", async (t) => {
     await page.waitForFunction(() => Number(document.querySelector("#board").dataset.pieces) > 5000, null, { timeout: 20000 });
     const pps = Number((await page.textContent("#pps")).replace(/,/g, ""));
     assert.ok(pps > 1000, `pieces/s shown: ${pps}`);
+    // Slowing down mid-flight: an answer asked at full speed lands after the
+    // switch, thousands of pieces ahead of the new schedule; the game goes
+    // on from it at 10 pieces/s (it froze).
+    await page.selectOption("#speed", "10");
+    await page.waitForTimeout(700);
+    const from = await pieces(page);
+    await page.waitForTimeout(2000);
+    const gained = (await pieces(page)) - from;
+    assert.ok(gained >= 10 && gained <= 40, `pieces in 2 s at 10/s: ${gained}`);
   });
 });

@@ -123,6 +123,15 @@ fn jpeg_is_whole(bytes: &[u8]) -> bool {
 /// Decodes an encoded image (format guessed from its bytes) within
 /// [`limits`]; `name` labels errors. A zero-size image is an error.
 pub fn decode(bytes: &[u8], name: &str) -> Result<DynamicImage, SketchError> {
+    decode_within(bytes, name, limits())
+}
+
+/// [`decode`] within other limits (a web page's, tighter than the CLI's).
+pub fn decode_within(
+    bytes: &[u8],
+    name: &str,
+    limits: image::Limits,
+) -> Result<DynamicImage, SketchError> {
     let decode_err = |e: image::ImageError| SketchError::Decode {
         name: name.to_string(),
         message: one_line(&e),
@@ -130,7 +139,7 @@ pub fn decode(bytes: &[u8], name: &str) -> Result<DynamicImage, SketchError> {
     let mut reader = ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
         .map_err(|e| decode_err(e.into()))?;
-    reader.limits(limits());
+    reader.limits(limits);
     if reader.format() == Some(ImageFormat::Jpeg) && !jpeg_is_whole(bytes) {
         return Err(SketchError::Decode {
             name: name.to_string(),

@@ -26,8 +26,8 @@ mod io;
 mod report;
 
 pub use io::{
-    MAX_ALLOC_BYTES, MAX_FILE_BYTES, MAX_SIDE, SketchError, decode, encode, limits, output_format,
-    sketch_bytes, sketch_file,
+    MAX_ALLOC_BYTES, MAX_FILE_BYTES, MAX_SIDE, SketchError, decode, decode_within, encode, limits,
+    output_format, sketch_bytes, sketch_file,
 };
 pub use report::SketchReport;
 

@@ -80,13 +80,14 @@ fn decode(bytes: &[u8]) -> Result<image::DynamicImage, ApiError> {
     limits.max_image_width = Some(MAX_SIDE);
     limits.max_image_height = Some(MAX_SIDE);
     limits.max_alloc = Some(MAX_DECODE_BYTES);
-    let mut reader = reader;
-    reader.limits(limits);
-    reader.decode().map_err(|e| {
-        ApiError::unprocessable(format!(
-            "cannot read the image: {}",
-            e.to_string().trim_end().replace('\n', " ")
-        ))
+    // The library's decode: it also refuses a JPEG cut off in its data,
+    // which the decoder fills with grey and calls whole.
+    drop(reader);
+    arcade_sketch::decode_within(bytes, "upload", limits).map_err(|e| match e {
+        arcade_sketch::SketchError::Decode { message, .. } => {
+            ApiError::Unprocessable(format!("cannot read the image: {message}"))
+        }
+        e => ApiError::Unprocessable(e.to_string()),
     })
 }
 

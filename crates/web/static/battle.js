@@ -137,7 +137,7 @@ $("#board").addEventListener("click", async (ev) => {
 });
 $("#hint").addEventListener("click", () => { if (humanTurn()) send("hint"); });
 document.addEventListener("keydown", (ev) => {
-  if (ev.target.matches("input, select, textarea")) return;
+  if (typing(ev.target)) return;
   if (ev.key === "h" || ev.key === "H") $("#hint").click();
   if (ev.key === "p" || ev.key === "P") $("#pause").click();
   if ((ev.key === "s" || ev.key === "S") && !$("#step").disabled) $("#step").click();

@@ -1,10 +1,30 @@
 // Shared helpers: the JSON API and small DOM utilities.
 "use strict";
 
+/** `fetch`, with a request that never reached the server (it was stopped)
+ *  told in words: the browser's own message is "Failed to fetch". */
+async function reach(path, init) {
+  try {
+    return await fetch(path, init);
+  } catch (e) {
+    if (e.name === "AbortError") throw e;
+    throw new Error("the arena server is not answering: is `arcade serve` still running? Start it again, then reload the page");
+  }
+}
+
+/** Whether a key pressed in `target` is typing, which the game keys leave
+ *  alone: a text field, a list or a file chooser. A checkbox or slider the
+ *  player clicked keeps the focus, and the keys it advertises (P for
+ *  "Show probabilities") must still reach the game. */
+function typing(target) {
+  if (target.matches("textarea, select")) return true;
+  return target.matches("input") && !target.matches("[type=checkbox], [type=radio], [type=range], [type=button], [type=color]");
+}
+
 /** POSTs `body` as JSON to `path`; resolves to the answer or throws an Error
  *  carrying the server's one-line message. */
 async function api(path, body) {
-  const res = await fetch(path, {
+  const res = await reach(path, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body || {}),

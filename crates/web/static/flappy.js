@@ -146,7 +146,7 @@ document.addEventListener("keydown", (e) => {
     if (!state || halted || mode === "watch" || state.status === "crashed" || state.frame === 0) newGame();
     return;
   }
-  if (e.target.matches("input, select, textarea")) return;
+  if (typing(e.target)) return;
   // One flap per press, as in the original: a held key's repeats are ignored.
   if (e.key === " " || e.key === "ArrowUp") { e.preventDefault(); if (!e.repeat) flap(); }
   if ((e.key === "n" || e.key === "N") && $("#stepmode").checked) stepTarget += 1;

@@ -17,7 +17,7 @@ async function load(query, body, button) {
   playing = false;
   for (const b of [$("#published"), $("#arcade")]) b.classList.toggle("primary", b === button);
   try {
-    const res = await fetch("/api/geek/replay" + query, { method: "POST", body: body || "" });
+    const res = await reach("/api/geek/replay" + query, { method: "POST", body: body || "" });
     const data = await res.json().catch(() => null);
     if (!latest()) return;
     if (!res.ok) throw new Error(data && data.error ? data.error : `HTTP ${res.status}`);
@@ -152,7 +152,7 @@ $("#play").addEventListener("click", () => {
   setPlaying(!playing);
 });
 document.addEventListener("keydown", (e) => {
-  if (e.target.matches("input[type=file], select, textarea")) return;
+  if (typing(e.target)) return;
   if (e.key === "ArrowLeft") { e.preventDefault(); go(index - 1); }
   if (e.key === "ArrowRight") { e.preventDefault(); go(index + 1); }
   if (e.key === " ") { e.preventDefault(); if (!e.repeat) $("#play").click(); }

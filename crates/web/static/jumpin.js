@@ -6,7 +6,7 @@ const msg = $("#msg");
 const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
 
 async function loadChallenges() {
-  const list = await fetch("/api/jumpin/challenges").then((r) => r.json());
+  const list = await reach("/api/jumpin/challenges").then((r) => r.json());
   const sel = $("#challenge");
   for (const c of list) {
     const o = document.createElement("option");
@@ -135,7 +135,7 @@ $("#board").addEventListener("keydown", (ev) => {
   }
 });
 document.addEventListener("keydown", (ev) => {
-  if (ev.target.matches("input, select, textarea")) return;
+  if (typing(ev.target)) return;
   if (ev.key === "h" || ev.key === "H") $("#hint").click();
   if (ev.key === "u" || ev.key === "U") $("#undo").click();
 });

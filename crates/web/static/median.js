@@ -18,7 +18,7 @@ async function run() {
   const body = f || $("#text").value;
   say($("#msg"), "Computing…");
   try {
-    const res = await fetch("/api/median?" + q, { method: "POST", body });
+    const res = await reach("/api/median?" + q, { method: "POST", body });
     const data = await res.json().catch(() => null);
     if (!res.ok) throw new Error(data && data.error ? data.error : `HTTP ${res.status}`);
     if (url) URL.revokeObjectURL(url);

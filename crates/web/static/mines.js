@@ -183,7 +183,7 @@ $("#board").addEventListener("keydown", (ev) => {
   }
 });
 document.addEventListener("keydown", (ev) => {
-  if (ev.target.matches("input, textarea, select")) return;
+  if (typing(ev.target)) return;
   // The play keys belong to the play tab: in Analyse they acted on the hidden game.
   if ($("#play").classList.contains("hidden")) return;
   if (ev.key === "h" || ev.key === "H") send("hint");

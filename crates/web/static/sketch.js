@@ -22,7 +22,7 @@ async function run() {
   const q = new URLSearchParams(settings());
   say($("#msg"), "Sketching…");
   try {
-    const res = await fetch("/api/sketch?" + q, { method: "POST", body: file });
+    const res = await reach("/api/sketch?" + q, { method: "POST", body: file });
     if (!res.ok) {
       const data = await res.json().catch(() => null);
       throw new Error(data && data.error ? data.error : `HTTP ${res.status}`);

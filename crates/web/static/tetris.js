@@ -27,6 +27,7 @@ const feed = {
   have: 0,           // pieces the server has played
   queue: [],         // boards received, not yet shown, oldest first
   busy: false, sentAt: -Infinity, played: 0, over: false,
+  epoch: 0,          // bumped by a speed change: answers asked before it are late
   restart(now, pieces) { this.t0 = now; this.p0 = pieces; },
 };
 
@@ -231,12 +232,20 @@ function watchPump(now) {
   }
   feed.busy = true;
   feed.sentAt = now;
-  const id = session;
+  const id = session, epoch = feed.epoch;
   api(`/api/tetris/${id}/watch`, body).then((s) => {
     if (id !== session) return;
     const frames = s.frames;
     delete s.frames;
-    feed.queue.push(...frames, s);
+    if (epoch !== feed.epoch) {
+      // Asked at the old speed (full speed: thousands of pieces ahead of
+      // the new schedule, never due): show where it got and go on from there.
+      feed.queue = [];
+      show(s);
+      feed.restart(performance.now(), s.pieces);
+    } else {
+      feed.queue.push(...frames, s);
+    }
     feed.have = s.pieces;
     feed.played = s.played;
     feed.over = !!s.end;
@@ -291,7 +300,7 @@ document.addEventListener("keydown", (e) => {
     if (!session || mode === "watch" || (state && state.end)) newGame();
     return;
   }
-  if (e.target.matches("input, select, textarea")) return;
+  if (typing(e.target)) return;
   // Toggles act once per press, whatever the key's repeats.
   if (e.key === "p" || e.key === "P") { if (!e.repeat) togglePause(); return; }
   if (e.key === "g" || e.key === "G") { if (!e.repeat) $("#ghost").checked = !$("#ghost").checked; return; }
@@ -336,6 +345,7 @@ $("#mode").addEventListener("change", showModeControls);
 $("#ghost").addEventListener("change", () => { board.focus(); });
 $("#speed").addEventListener("change", () => {
   // The new speed starts from the latest board received.
+  feed.epoch++;
   if (feed.queue.length) show(feed.queue.splice(0).pop());
   feed.restart(performance.now(), state ? state.pieces : 0);
 });

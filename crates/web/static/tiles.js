@@ -168,7 +168,7 @@ $("#source").addEventListener("change", () => {
   for (const id of ["#difficulty", "#layers", "#seed"]) $(id).disabled = !gen;
 });
 document.addEventListener("keydown", (ev) => {
-  if (ev.target.matches("input, select, textarea")) return;
+  if (typing(ev.target)) return;
   if (ev.key === "h" || ev.key === "H") $("#hint").click();
   if (ev.key === "u" || ev.key === "U") $("#undo").click();
 });
