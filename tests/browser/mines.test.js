@@ -120,6 +120,21 @@ test("the keys a checkbox advertises still work once it has been clicked", async
   });
 });
 
+test("with Taps flag ticked a tap flags, as a phone needs", async (t) => {
+  await onPage(chrome.browser, t, "/mines", async (page) => {
+    await newGame(page, "beginner", "sfar", 1);
+    await page.check("#flagmode");
+    const cell = page.locator('#board .mcell[data-x="3"][data-y="4"]');
+    await cell.click();
+    await page.waitForFunction(() => document.querySelector('#board .mcell[data-x="3"][data-y="4"]').classList.contains("flag"));
+    assert.equal(await page.textContent("#counter"), "9");
+    await page.uncheck("#flagmode");
+    await cell.click(); // a flagged cell is not revealed
+    await page.waitForTimeout(300);
+    assert.equal(await status(page), "ready");
+  });
+});
+
 test("analyse mode shows a contradiction as a message and a shared URL reopens a position", async (t) => {
   await onPage(chrome.browser, t, "/mines", async (page) => {
     await page.waitForFunction(() => document.querySelector("#status").textContent === "ready");

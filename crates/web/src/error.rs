@@ -118,8 +118,55 @@ fn from_rejection(r: JsonRejection) -> ApiError {
     // axum's text may span lines (serde's context); keep one line.
     ApiError::BadJson {
         status: r.status(),
-        message: r.body_text().replace('\n', " "),
+        message: plain_serde(&r.body_text().replace('\n', " ")),
     }
+}
+
+/// axum's and serde's words for a field of the wrong type, in a player's:
+/// "Failed to deserialize the JSON body into the target type: level: invalid
+/// value: integer `-2`, expected u32 at line 1 column 44" becomes "level:
+/// -2 is not allowed: expected a whole number from 0".
+fn plain_serde(text: &str) -> String {
+    let mut text = text.to_string();
+    for prefix in [
+        "Failed to deserialize the JSON body into the target type: ",
+        "Failed to deserialize query string: ",
+    ] {
+        if let Some(rest) = text.strip_prefix(prefix) {
+            text = rest.to_string();
+        }
+    }
+    if let Some(at) = text.rfind(" at line ") {
+        let tail = &text[at + " at line ".len()..];
+        if tail.split(" column ").all(|n| n.parse::<u64>().is_ok()) {
+            text.truncate(at);
+        }
+    }
+    for unsigned in ["usize", "u64", "u32", "u16", "u8"] {
+        text = text.replace(
+            &format!("expected {unsigned}"),
+            "expected a whole number from 0",
+        );
+    }
+    // serde quotes the value it got in backticks: `16.5`, `-2`.
+    for (kind, then) in [
+        ("invalid type: floating point ", "is not allowed"),
+        ("invalid value: integer ", "is not allowed"),
+        ("invalid type: string ", "is not allowed"),
+        ("invalid value: string ", "is not allowed"),
+    ] {
+        if let Some(at) = text.find(kind) {
+            let rest = &text[at + kind.len()..];
+            if let Some((value, after)) = rest.split_once(", ") {
+                let value = value.trim_matches('`');
+                text = format!("{}{value} {then}: {after}", &text[..at]);
+            }
+        }
+    }
+    text.replace(
+        "invalid digit found in string",
+        "expected a whole number (digits only)",
+    )
 }
 
 pub type ApiResult<T> = Result<axum::Json<T>, ApiError>;
@@ -144,7 +191,7 @@ macro_rules! one_line_400 {
             ) -> Result<Self, ApiError> {
                 match axum::extract::$inner::<T>::from_request_parts(parts, state).await {
                     Ok(axum::extract::$inner(v)) => Ok($name(v)),
-                    Err(r) => Err(ApiError::BadRequest(r.body_text().replace('\n', " "))),
+                    Err(r) => Err(ApiError::BadRequest(plain_serde(&r.body_text().replace('\n', " ")))),
                 }
             }
         }
@@ -171,5 +218,35 @@ pub async fn read_upload(body: axum::body::Body, limit: usize) -> Result<Vec<u8>
             "could not read the upload: {}",
             e.to_string().replace('\n', " ")
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_serde;
+
+    #[test]
+    fn serde_words_become_a_players() {
+        for (axum, plain) in [
+            (
+                "Failed to deserialize the JSON body into the target type: level: invalid value: integer `-2`, expected u32 at line 1 column 44",
+                "level: -2 is not allowed: expected a whole number from 0",
+            ),
+            (
+                "Failed to deserialize the JSON body into the target type: invalid type: floating point `16.5`, expected usize at line 1 column 13",
+                "16.5 is not allowed: expected a whole number from 0",
+            ),
+            (
+                "Failed to deserialize query string: column: invalid digit found in string",
+                "column: expected a whole number (digits only)",
+            ),
+            (
+                "Failed to deserialize query string: delimiter: invalid value: string \";;\", expected a character",
+                "delimiter: \";;\" is not allowed: expected a character",
+            ),
+            ("unknown field `colour`", "unknown field `colour`"),
+        ] {
+            assert_eq!(plain_serde(axum), plain);
+        }
     }
 }

@@ -72,6 +72,10 @@ fn numbers<S: serde::Serializer>(xs: &[f64], s: S) -> Result<S::Ok, S::Error> {
 /// skipping would help.
 fn read_error(e: MedianError) -> ApiError {
     match e {
+        // A missing column is on every line: skipping would leave nothing.
+        MedianError::BadLine { ref why, .. } if why.starts_with("no column") => {
+            ApiError::bad(format!("{e} (check the column number)"))
+        }
         MedianError::BadLine { .. } => {
             ApiError::bad(format!("{e} (tick \"skip lines that are not numbers\")"))
         }

@@ -158,7 +158,10 @@ function click(x, y, ch) {
 
 $("#board").addEventListener("click", (ev) => {
   const c = cellAt(ev);
-  if (c) click(c[0], c[1], c[2]);
+  if (!c) return;
+  // A phone has no right click: with "Taps flag" ticked a tap flags.
+  if ($("#flagmode").checked) { S.cursor = [c[0], c[1]]; send("flag", { x: c[0], y: c[1] }); }
+  else click(c[0], c[1], c[2]);
 });
 $("#board").addEventListener("contextmenu", (ev) => {
   ev.preventDefault();

@@ -210,6 +210,14 @@ async fn bad_or_huge_number_uploads_are_one_line_4xx() {
         StatusCode::BAD_REQUEST,
         "skip lines that are not numbers",
     );
+    // A missing column is on every line: the advice is the column, not skipping.
+    let (status, b) = upload_json(&app, "/api/median?window=1&column=3", b"1,2\n".to_vec()).await;
+    assert_error(
+        status,
+        &b,
+        StatusCode::BAD_REQUEST,
+        "no column 3 (the line has 2) (check the column number)",
+    );
     for q in [
         "window=0",
         "window=-1",
