@@ -484,22 +484,20 @@ fn ctrl_c_saves_the_search_and_says_how_to_resume() {
 /// `signals` back to back after 1.5 s (it is still running then), and
 /// returns its output.
 fn stop_a_wide_search(ck: &str, rec: &str, signals: &[libc::c_int]) -> std::process::Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_arcade"))
-        .args([
-            "geek", "solve", "--beam", "20000", "--moves", "reach", "--float",
-        ])
-        .args(["--checkpoint", ck, "--out", rec])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    for &signal in signals {
-        // SAFETY: kill(2) on our own child's pid, which has not been waited for.
-        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
-    }
-    child.wait_with_output().unwrap()
+    let args = [
+        "geek",
+        "solve",
+        "--beam",
+        "20000",
+        "--moves",
+        "reach",
+        "--float",
+        "--checkpoint",
+        ck,
+        "--out",
+        rec,
+    ];
+    crate::common::arcade_signalled(&args, 1500, signals)
 }
 
 /// Runs `arcade ARGS`, sends SIGINT once a line of its stderr satisfies

@@ -7,7 +7,6 @@ use crate::common::{
 };
 
 use arcade_mines::{Board, Game, Level, Rule};
-use std::process::{Command, Stdio};
 
 fn analyze_json(name: &str, text: &str) -> serde_json::Value {
     let f = TempFile::new(name, text);
@@ -371,18 +370,18 @@ fn play_game_i_is_bench_game_i() {
 /// games played (exit 130), as a million-game SFAR run needs.
 #[test]
 fn ctrl_c_on_a_long_bench_reports_the_games_played() {
-    let child = Command::new(env!("CARGO_BIN_EXE_arcade"))
-        .args(["mines", "bench", "--level", "expert", "--games", "1000000"])
-        .args(["--threads", "1", "--json"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    // SAFETY: kill(2) on our own child's pid, which has not been waited for.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let o = child.wait_with_output().unwrap();
+    let args = [
+        "mines",
+        "bench",
+        "--level",
+        "expert",
+        "--games",
+        "1000000",
+        "--threads",
+        "1",
+        "--json",
+    ];
+    let o = crate::common::arcade_signalled(&args, 1500, &[libc::SIGINT]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(130), "{err}");
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("the report");

@@ -14,6 +14,25 @@ pub fn arcade(args: &[&str]) -> Output {
         .expect("run arcade")
 }
 
+/// Runs `arcade` with `args`, sends it `signals` back to back after
+/// `wait_ms` (a Ctrl-C, or a stop delivered twice as GNU `timeout` does),
+/// and returns its output.
+pub fn arcade_signalled(args: &[&str], wait_ms: u64, signals: &[libc::c_int]) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_arcade"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run arcade");
+    std::thread::sleep(std::time::Duration::from_millis(wait_ms));
+    for &signal in signals {
+        // SAFETY: kill(2) on our own child's pid, which has not been waited for.
+        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+    }
+    child.wait_with_output().expect("wait for arcade")
+}
+
 /// Runs `arcade` with `args`, writing `input` (text or raw bytes) to its
 /// standard input.
 pub fn arcade_with_input(args: &[&str], input: impl AsRef<[u8]>) -> Output {
