@@ -168,7 +168,7 @@ impl Position {
                 return Err(err(
                     line,
                     format!(
-                        "row {y} has {} characters, expected {width} (`.`, `0`-`8` or `*`)",
+                        "board row y = {y} (rows count from 0) has {} characters, expected {width} (`.`, `0`-`8` or `*`)",
                         chars.len()
                     ),
                 ));
@@ -182,7 +182,7 @@ impl Position {
                         return Err(err(
                             line,
                             format!(
-                                "unexpected {ch:?} at column {x}: expected `.` (hidden), `0`-`8` (number) or `*` (mine)"
+                                "unexpected {ch:?} at x = {x} (columns count from 0): expected `.` (hidden), `0`-`8` (number) or `*` (mine)"
                             ),
                         ));
                     }
@@ -276,8 +276,16 @@ mod tests {
             ("3 3\n...\n", 1, "<width>"),
             ("3 x 1\n", 1, "height"),
             ("3 3 10\n", 1, "do not fit"),
-            ("# c\n3 2 1\n...\n..\n", 4, "row 1 has 2"),
-            ("3 2 1\n...\n.9.\n", 3, "unexpected '9'"),
+            (
+                "# c\n3 2 1\n...\n..\n",
+                4,
+                "board row y = 1 (rows count from 0) has 2",
+            ),
+            (
+                "3 2 1\n...\n.9.\n",
+                3,
+                "unexpected '9' at x = 1 (columns count from 0)",
+            ),
             ("3 2 1\n...\n", 3, "expected 2 rows"),
             ("3 1 1\n...\n...\n", 3, "after"),
             ("3 1 1\n**.\n", 1, "2 known mines"),
