@@ -150,7 +150,8 @@ pub fn run_range(
             let outcome = agent.play(eval_seed(config.seed, i), Some(config.max_pipes), |env| {
                 if env.pipes() != pipes {
                     pipes = env.pipes();
-                    // Ctrl-C ends an evaluation at once (no partial report).
+                    // After Ctrl-C an episode under way runs to its end;
+                    // `fold_episodes` starts no more.
                     let _ = count.step(pipes);
                 }
             });
