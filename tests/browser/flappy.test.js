@@ -52,7 +52,7 @@ test("not flapping crashes on the ground", async (t) => {
     await page.waitForFunction(() => document.querySelector("#screen").dataset.status === "crashed");
     assert.equal(await attr(page, "frame"), "18");
     assert.equal(await attr(page, "passed"), "0");
-    assert.match(await page.textContent("#msg"), /Crashed at frame 18/);
+    assert.match(await page.textContent("#msg"), /Crashed into the ground at frame 18/);
   });
 });
 

@@ -152,6 +152,7 @@ fn play_and_bench_report_json() {
         "--json",
     ]));
     assert_eq!(p["crashed"], true, "the heuristic crashes without a cap");
+    assert_eq!(p["crashed_into"], "pipe");
     let frames = p["frames"].as_u64().unwrap();
     let pipes = p["pipes"].as_u64().unwrap();
     assert_eq!(p["reward"].as_f64().unwrap(), 60.0 * pipes as f64 - 450.0);
@@ -169,7 +170,7 @@ fn play_and_bench_report_json() {
     assert!(text.status.success());
     let out = String::from_utf8_lossy(&text.stdout);
     assert!(
-        out.contains(&format!("{pipes} pipes in {frames} frames, crashed")),
+        out.contains(&format!("{pipes} pipes in {frames} frames, crashed into a pipe")),
         "{out}"
     );
     assert!(out.contains('@'), "draws the bird");

@@ -93,6 +93,27 @@ pub enum Status {
     Truncated,
 }
 
+/// What a crashed bird touched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Obstacle {
+    /// The top of the screen (deadly here, unlike in FlapPyBird).
+    Ceiling,
+    Ground,
+    Pipe,
+}
+
+impl Obstacle {
+    /// "the ceiling", "the ground" or "a pipe", for "crashed into …".
+    pub fn phrase(self) -> &'static str {
+        match self {
+            Obstacle::Ceiling => "the ceiling",
+            Obstacle::Ground => "the ground",
+            Obstacle::Pipe => "a pipe",
+        }
+    }
+}
+
 /// What one step produced.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Step {
@@ -206,15 +227,35 @@ impl Env {
     }
 
     /// Whether the bird's box touches the ceiling, the ground or the pipe
-    /// ahead (the only pipe that can overlap it: the next one is 144 px further).
+    /// ahead.
     #[inline]
     fn collides(&self) -> bool {
-        if self.y < 0 || self.y + BIRD_H >= GROUND_Y {
-            return true;
+        self.touching().is_some()
+    }
+
+    /// What the bird's box touches: the ceiling, the ground or the pipe ahead
+    /// (the only pipe that can overlap it: the next one is 144 px further).
+    #[inline]
+    fn touching(&self) -> Option<Obstacle> {
+        if self.y < 0 {
+            return Some(Obstacle::Ceiling);
+        }
+        if self.y + BIRD_H >= GROUND_Y {
+            return Some(Obstacle::Ground);
         }
         let overlaps_x = self.ahead_x < BIRD_X + BIRD_W && self.ahead_x + PIPE_W > BIRD_X;
         let top = self.gaps[self.pipes as usize % RING];
-        overlaps_x && (self.y < top || self.y + BIRD_H > top + GAP)
+        (overlaps_x && (self.y < top || self.y + BIRD_H > top + GAP)).then_some(Obstacle::Pipe)
+    }
+
+    /// What the bird crashed into, once it has (`None` while it flies or
+    /// after a pipe cap ended the game).
+    pub fn crashed_into(&self) -> Option<Obstacle> {
+        if self.status == Status::Crashed {
+            self.touching()
+        } else {
+            None
+        }
     }
 
     /// The pipe ahead of the bird (`k = 0`) or `k` pipes after it (`k ≤ 2`).
@@ -318,8 +359,8 @@ mod tests {
             }
         }
 
-        /// (crashed, pipes cleared this frame)
-        fn step(&mut self, flap: bool) -> (bool, u64) {
+        /// (what the bird crashed into, pipes cleared this frame)
+        fn step(&mut self, flap: bool) -> (Option<Obstacle>, u64) {
             if flap {
                 self.vel = FLAP_VEL;
             } else if self.vel < MAX_FALL {
@@ -330,18 +371,24 @@ mod tests {
                 p.x -= PIPE_SPEED;
             }
             let bird = (BIRD_X, self.y, BIRD_X + BIRD_W, self.y + BIRD_H);
-            let mut crashed = bird.1 < 0 || bird.3 >= GROUND_Y;
+            let mut hit = None;
             for p in &self.pipes {
                 let upper = (p.x, i32::MIN, p.x + PIPE_W, p.gap_top);
                 let lower = (p.x, p.gap_bottom(), p.x + PIPE_W, i32::MAX);
                 for r in [upper, lower] {
                     if bird.0 < r.2 && r.0 < bird.2 && bird.1 < r.3 && r.1 < bird.3 {
-                        crashed = true;
+                        hit = Some(Obstacle::Pipe);
                     }
                 }
             }
-            if crashed {
-                return (true, 0);
+            if bird.3 >= GROUND_Y {
+                hit = Some(Obstacle::Ground);
+            }
+            if bird.1 < 0 {
+                hit = Some(Obstacle::Ceiling);
+            }
+            if hit.is_some() {
+                return (hit, 0);
             }
             let mut gained = 0;
             for i in 0..self.pipes.len() {
@@ -357,31 +404,44 @@ mod tests {
                 }
             }
             self.score += gained;
-            (false, gained)
+            (None, gained)
         }
     }
 
     /// A flapping rule that plays a while: aim at the gap of the pipe ahead,
     /// with random slips so that crashes of every kind happen too.
     fn noisy_action(env: &Env, rng: &mut Rng) -> bool {
+        slipping_action(env, rng, 0.03)
+    }
+
+    /// [`noisy_action`] slipping with chance `slip`.
+    fn slipping_action(env: &Env, rng: &mut Rng, slip: f64) -> bool {
         let target = env.pipe_ahead(0).gap_bottom() - BIRD_H - 20;
         let wanted = env.bird_y() > target && env.bird_vel() >= 0;
-        if rng.chance(0.03) { !wanted } else { wanted }
+        if rng.chance(slip) { !wanted } else { wanted }
     }
 
     #[test]
     fn matches_the_naive_model_frame_by_frame() {
-        let mut crashes = 0;
+        // [ceiling, ground, pipe] crashes: a quarter of the games slip
+        // often, to hit the ceiling, and a quarter seldom flap, to fall.
+        let mut crashes = [0; 3];
         let mut max_pipes = 0;
         for seed in 0..200 {
             let mut env = Env::new(seed, None);
             let mut naive = Naive::new(seed);
             let mut policy = Rng::new(seed ^ 0xABCD);
             while !env.is_over() {
-                let flap = noisy_action(&env, &mut policy);
+                let flap = match seed % 4 {
+                    3 => slipping_action(&env, &mut policy, 0.4),
+                    2 => policy.chance(0.05),
+                    _ => noisy_action(&env, &mut policy),
+                };
                 let s = env.step(flap);
-                let (crashed, gained) = naive.step(flap);
+                let (hit, gained) = naive.step(flap);
+                let crashed = hit.is_some();
                 assert_eq!(s.status == Status::Crashed, crashed, "seed {seed}");
+                assert_eq!(env.crashed_into(), hit, "seed {seed}");
                 assert_eq!(
                     s.reward,
                     if crashed {
@@ -403,10 +463,13 @@ mod tests {
                     assert_eq!(env.pipe_ahead(0), *ahead);
                 }
             }
-            crashes += 1;
+            crashes[env.crashed_into().expect("only a crash ends the game") as usize] += 1;
             max_pipes = max_pipes.max(env.pipes());
         }
-        assert_eq!(crashes, 200);
+        assert!(
+            crashes.iter().all(|&n| n >= 5),
+            "crashes of each kind: {crashes:?}"
+        );
         assert!(max_pipes >= 5, "the test policy should clear some pipes");
     }
 
@@ -435,6 +498,7 @@ mod tests {
             frames += 1;
         }
         assert_eq!(env.status(), Status::Crashed);
+        assert_eq!(env.crashed_into(), Some(Obstacle::Ground));
         assert!(env.bird_y() + BIRD_H >= GROUND_Y);
         // Falling 132 px from rest at 1 px/frame², at most 10 px/frame:
         // 1+2+…+10 = 55, then 10 a frame: 55 + 8·10 = 135 ≥ 132 > 125.
@@ -448,6 +512,7 @@ mod tests {
             env.step(true);
         }
         assert_eq!(env.status(), Status::Crashed);
+        assert_eq!(env.crashed_into(), Some(Obstacle::Ceiling));
         assert!(env.bird_y() < 0);
         assert_eq!(env.pipes(), 0);
     }

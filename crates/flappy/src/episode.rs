@@ -5,7 +5,7 @@
 //! it and [`eval_seed`] sets it, so the two sets are disjoint by construction
 //! whatever the master seeds.
 
-use crate::env::{Env, Status};
+use crate::env::{Env, Obstacle, Status};
 use crate::policy::Policy;
 use arcade_core::derive_seed;
 
@@ -30,6 +30,8 @@ pub struct Outcome {
     pub frames: u64,
     /// Ended by a crash (rather than the pipe cap).
     pub crashed: bool,
+    /// What the bird crashed into, if it did.
+    pub crashed_into: Option<Obstacle>,
     /// Sum of the rewards (+60 per pipe, −450 for a crash).
     pub reward: f64,
 }
@@ -63,6 +65,7 @@ pub fn play_env<P: Policy>(
         pipes: env.pipes(),
         frames: env.frames(),
         crashed: env.status() == Status::Crashed,
+        crashed_into: env.crashed_into(),
         reward,
     }
 }
@@ -82,6 +85,7 @@ mod tests {
                 o.pipes as f64 * PIPE_REWARD + if o.crashed { CRASH_REWARD } else { 0.0 };
             assert_eq!(o.reward, expected);
             assert!(o.crashed || o.pipes == 30);
+            assert_eq!(o.crashed, o.crashed_into.is_some());
         }
     }
 

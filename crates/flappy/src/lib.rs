@@ -29,6 +29,6 @@ pub mod report;
 pub mod train;
 pub mod viability;
 
-pub use env::{Env, Status};
+pub use env::{Env, Obstacle, Status};
 pub use eval::{Agent, EvalConfig, EvalError, EvalPartial, EvalReport, evaluate};
 pub use mlp::Mlp;

@@ -3,6 +3,7 @@
 
 use crate::Agent;
 use crate::bench::frames_per_second;
+use crate::env::Obstacle;
 use crate::episode::{Outcome, eval_seed};
 use crate::policy::{Greedy, Heuristic, Oracle};
 use crate::train::{TrainConfig, TrainSummary};
@@ -20,6 +21,9 @@ pub struct PlayReport {
     pub pipes: u64,
     pub frames: u64,
     pub crashed: bool,
+    /// `ceiling`, `ground` or `pipe` after a crash.
+    #[serde(default)]
+    pub crashed_into: Option<Obstacle>,
     pub reward: f64,
     pub seconds: f64,
 }
@@ -41,6 +45,7 @@ pub fn play(
         pipes: o.pipes,
         frames: o.frames,
         crashed: o.crashed,
+        crashed_into: o.crashed_into,
         reward: o.reward,
         seconds: start.elapsed().as_secs_f64(),
     }
@@ -48,10 +53,10 @@ pub fn play(
 
 impl fmt::Display for PlayReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let end = if self.crashed {
-            "crashed"
-        } else {
-            "stopped at the cap"
+        let end = match self.crashed_into {
+            Some(obstacle) => format!("crashed into {}", obstacle.phrase()),
+            None if self.crashed => "crashed".to_string(),
+            None => "stopped at the cap".to_string(),
         };
         writeln!(
             f,

@@ -16,7 +16,7 @@ use arcade_flappy::env::{
 use arcade_flappy::episode::eval_seed;
 use arcade_flappy::policy::{Greedy, Heuristic, Oracle, Policy};
 use arcade_flappy::viability::{Depths, Judge};
-use arcade_flappy::{Env, Mlp};
+use arcade_flappy::{Env, Mlp, Obstacle};
 use axum::Json;
 use axum::Router;
 use axum::extract::State;
@@ -238,6 +238,8 @@ pub struct FlappyState {
     pub passed: u64,
     /// `running` or `crashed`.
     pub status: &'static str,
+    /// `ceiling`, `ground` or `pipe` once crashed.
+    pub crashed_into: Option<Obstacle>,
     /// Viability depth after not flapping and after flapping (−1: a state
     /// some gaps can force into a crash); `null` unless asked for, once
     /// over, while the kernels are being computed (`margin_ready` false) or
@@ -278,6 +280,7 @@ impl FlappySession {
                 Status::Crashed => "crashed",
                 Status::Truncated => "truncated",
             },
+            crashed_into: env.crashed_into(),
             depth: match &mut self.judge {
                 Some(judge) if !over => Some(judge.judge.action_depths(env)),
                 _ => None,

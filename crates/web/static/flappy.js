@@ -6,6 +6,10 @@ const screen = $("#screen"), ctx = screen.getContext("2d");
 let state = null, geo = null, session = null, mode = "play", dirty = true;
 let clock = new TickClock(30), stepTarget = 0, halted = false;
 const askGame = lastAsked();
+// What the bird crashed into, for the message and the banner (the ceiling is
+// deadly here, unlike in FlapPyBird).
+const INTO = { ceiling: "the ceiling", ground: "the ground", pipe: "a pipe" };
+const HIT = { ceiling: "Hit the ceiling", ground: "Hit the ground", pipe: "Hit a pipe" };
 
 const step = new Lockstep(async (to, inputs) => {
   const flaps = [...new Set(inputs.map((i) => i[0]))];
@@ -61,7 +65,7 @@ function show(s) {
   screen.dataset.passed = s.passed;
   screen.dataset.status = s.status;
   screen.dataset.y = s.y;
-  if (s.status === "crashed") say($("#msg"), `Crashed at frame ${s.frame} after ${s.passed} pipes`, "bad");
+  if (s.status === "crashed") say($("#msg"), `Crashed into ${INTO[s.crashed_into] || "something"} at frame ${s.frame} after ${s.passed} pipes`, "bad");
 }
 
 function draw() {
@@ -99,7 +103,7 @@ function draw() {
   ctx.textAlign = "left";
   // Above the bird's starting height, clear of the score.
   if (halted) banner(ctx, ["Stopped", "Enter or New game: play again"], 0.28);
-  else if (state.status === "crashed") banner(ctx, ["Crashed", "Enter or New game: play again"], 0.28);
+  else if (state.status === "crashed") banner(ctx, [HIT[state.crashed_into] || "Crashed", "Enter or New game: play again"], 0.28);
   else if (mode === "play" && state.frame === 0 && !$("#stepmode").checked) banner(ctx, ["Get ready", "Space, click or tap to flap"], 0.28);
 }
 

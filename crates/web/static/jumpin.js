@@ -62,13 +62,25 @@ function show(st) {
     if (v.foxes.some((f) => same(f[0], [x, y]) || same(f[1], [x, y]))) return "fox";
     return null;
   };
+  // A fox is one piece over two cells (the server lists its top or left
+  // cell first): the two are drawn joined, along the line it slides on.
+  const foxPart = (x, y) => {
+    for (const [a, b] of v.foxes) {
+      const axis = a[1] === b[1] ? "h" : "v";
+      if (same(a, [x, y])) return `fox-${axis} fox-start`;
+      if (same(b, [x, y])) return `fox-${axis} fox-end`;
+    }
+    return "";
+  };
   const hint = J.hint && J.hint.next;
   for (let y = 0; y < 5; y++) for (let x = 0; x < 5; x++) {
     const c = board.children[y * 5 + x];
     const k = kind(x, y);
+    const hole = v.holes.some((h) => same(h, [x, y]));
     let cls = "jcell";
-    if (v.holes.some((h) => same(h, [x, y]))) cls += " hole";
+    if (hole) cls += " hole";
     if (k) cls += " " + k;
+    if (k === "fox") cls += " " + foxPart(x, y);
     if (same(J.selected, [x, y])) cls += " selected";
     if (J.targets.some((m) => same(m.target, [x, y]))) cls += " target";
     if (hint && same(hint.from, [x, y])) cls += " hintfrom";
@@ -77,6 +89,8 @@ function show(st) {
     c.className = cls;
     c.dataset.piece = k || "";
     c.innerHTML = k ? `<div class="piece">${{ rabbit: "R", mush: "M", fox: "F" }[k]}</div>` : "";
+    // A rabbit in a hole is safe (the goal): drawn smaller, inside the hole's rim.
+    c.title = k === "rabbit" && hole ? "rabbit in a hole" : k === "fox" ? "fox (slides along its length)" : hole ? "hole" : "";
   }
   $("#moves").textContent = String(v.moves);
   $("#optimal").textContent = v.optimal === null ? "none" : String(v.optimal);

@@ -77,6 +77,7 @@ async fn not_flapping_crashes_on_the_ground() {
     // From y = 244 falling 1, 2, … 10, 10 … px a frame, the bird's bottom
     // reaches the ground (y + 24 ≥ 400) on frame 18.
     assert_eq!(s["status"], "crashed");
+    assert_eq!(s["crashed_into"], "ground");
     assert_eq!(s["frame"], 18);
     assert!(s["depth"].is_null());
 }
