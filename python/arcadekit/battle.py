@@ -33,13 +33,15 @@ class MinesBattleEnv(AECEnv):
       the other captured; "action_mask": hidden cells, int8}``.
     * **Reward**: +1 to the winner and −1 to the loser when the game ends
       (0 each for a draw); with ``capture_reward`` also that much per mine
-      captured.
+      captured. A click on a cell that is not hidden (a zero of the mask)
+      ends the game as a loss for its player (−1, the other 0, and
+      ``info["illegal_action"]``), so random agents never crash.
     * ``level``: ``"contest"`` (16×16, 51 mines, first to 26), a preset or
       ``"WxH/M"``; ``target`` overrides the mines needed to win.
 
-    ``reset(seed=s)`` plays the layout ``arcade mines battle`` plays for
-    layout seed ``s``; :meth:`ai_action` draws from the same per-seat random
-    streams as the arena, so two AIs replay the arena's game exactly.
+    ``reset(seed=s)`` plays the first game of ``arcade mines battle --seed
+    s`` (and the web arena's game of seed ``s``); :meth:`ai_action` draws
+    from the same per-seat random streams, so two AIs replay it exactly.
     """
 
     metadata = {"render_modes": ["ansi"], "name": "arcadekit_mines_battle_v0", "is_parallelizable": False}
@@ -67,6 +69,7 @@ class MinesBattleEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(h * w) for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self._started = False
+        self._over = False
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -81,6 +84,7 @@ class MinesBattleEnv(AECEnv):
             self._rng = np.random.default_rng(seed)
         self._core.reset(engine_seed(seed, self._rng))
         self._started = True
+        self._over = False
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -89,43 +93,69 @@ class MinesBattleEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.agents[self._core.to_move]
 
+    def _require_players(self, call: str) -> None:
+        """Refuses ``call`` once every player has left the finished game
+        (PettingZoo's loop steps ``None`` for each before it ends)."""
+        require_reset(self._started, call)
+        if not self.agents:
+            raise ValueError("the game is over: reset it first")
+
     def observe(self, agent):
-        require_reset(self._started, "observe")
+        self._require_players("observe")
+        if agent not in self.possible_agents:
+            raise ValueError(f"unknown agent {agent!r} (expected player_0 or player_1)")
         grid, mask = self._core.observe(self.possible_agents.index(agent))
         return {"observation": grid, "action_mask": mask}
 
     def last(self, observe: bool = True):
-        require_reset(self._started, "last")
+        self._require_players("last")
         return super().last(observe)
 
     def step(self, action):
-        require_reset(self._started, "step")
+        self._require_players("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ValueError("the game is over: reset it first (a finished player steps None)")
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        captured = self._core.play(action_index(action, self.action_spaces[agent].n))
-        if captured:
-            self.rewards[agent] += self._capture_reward
-        if self._core.is_over:
-            winner = self._core.winner
-            for i, a in enumerate(self.possible_agents):
-                if winner is not None:
-                    self.rewards[a] += 1.0 if i == winner else -1.0
-                self.terminations[a] = True
-            scores = self._core.scores
-            for a in self.agents:
-                self.infos[a] = {"scores": scores, "winner": winner}
+        cell = action_index(action, self.action_spaces[agent].n)
+        if not self._core.is_hidden(cell):
+            self._end(illegal_by=agent)
         else:
-            self.agent_selection = self.possible_agents[self._core.to_move]
+            if self._core.play(cell):
+                self.rewards[agent] += self._capture_reward
+            if self._core.is_over:
+                self._end()
+            else:
+                self.agent_selection = self.possible_agents[self._core.to_move]
         self._accumulate_rewards()
+
+    def _end(self, illegal_by: Optional[str] = None) -> None:
+        """Ends the game: +1/−1 by the engine's winner, or −1 to the player
+        whose click was illegal (and 0 to the other)."""
+        self._over = True
+        winner = None if illegal_by else self._core.winner
+        for i, a in enumerate(self.possible_agents):
+            if illegal_by:
+                self.rewards[a] += -1.0 if a == illegal_by else 0.0
+            elif winner is not None:
+                self.rewards[a] += 1.0 if i == winner else -1.0
+            self.terminations[a] = True
+        scores = self._core.scores
+        for a in self.agents:
+            self.infos[a] = {"scores": scores, "winner": winner}
+            if illegal_by:
+                self.infos[a]["illegal_action"] = True
 
     @after_reset
     @checked
     def ai_action(self, ai: str = "ev") -> int:
         """The built-in AI's click for the agent to move (``rule``, ``greedy`` or ``ev``)."""
+        if self._over:
+            raise ValueError("the game is over: reset it first")
         return self._core.ai_action(ai)
 
     @property

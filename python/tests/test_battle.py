@@ -35,6 +35,35 @@ def test_ai_against_ai_replays_the_arena_game(first, second):
         assert sum(scores) >= 11 or winner is None
 
 
+def play_out(env, seed, first, second):
+    """Game ``reset(seed)`` of ``first`` (player_0) against ``second``:
+    (mines of first, mines of second, moves, the winner's seat or None)."""
+    env.reset(seed=seed)
+    players = {"player_0": first, "player_1": second}
+    moves = 0
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(env.ai_action(players[agent]))
+        moves += 1
+    return env.scores[0], env.scores[1], moves, info["winner"]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 7, 2**64 - 1])
+def test_a_seed_is_the_cli_matchs_first_layout(arcade, seed):
+    """``reset(seed=s)`` is game 0 of ``arcade mines battle --seed s``; game 1
+    is the same layout with the seats swapped. Two games fix the CLI's means."""
+    env = MinesBattleEnv(level="10x10/21")
+    a0, b0, m0, winner0 = play_out(env, seed, "ev", "greedy")
+    b1, a1, m1, winner1 = play_out(env, seed, "greedy", "ev")
+    cli = arcade("mines", "battle", "--a", "ev", "--b", "greedy", "--games", 2, "--seed", seed,
+                 "--level", "10x10/21", "--threads", 1)
+    assert (cli["mean_mines_a"], cli["mean_mines_b"], cli["mean_moves"]) == ((a0 + a1) / 2, (b0 + b1) / 2, (m0 + m1) / 2)
+    assert cli["a_wins"] == (winner0 == 0) + (winner1 == 1)
+
+
 def test_a_capture_moves_again_and_a_safe_click_passes():
     env = MinesBattleEnv(level="6x6/12")
     env.reset(seed=3)
@@ -71,13 +100,15 @@ def test_rewards_at_the_end_and_errors():
             continue
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert sorted(total.values()) in ([-1.0, 1.0], [0.0, 0.0])
+    # After the game: PettingZoo's loop has stepped None for both players.
+    for call in (lambda: env.step(None), env.last, lambda: env.observe("player_0")):
+        with pytest.raises(ValueError, match=r"^the game is over: reset it first$"):
+            call()
+    with pytest.raises(ValueError, match=r"^the game is over: reset it first$"):
+        env.ai_action()
     env.reset(seed=2)
-    env.step(int(np.flatnonzero(env.observe("player_0")["action_mask"])[0]))
-    mask = env.observe(env.agent_selection)["action_mask"]
-    open_cell = int(np.flatnonzero(mask == 0)[0]) if (mask == 0).any() else None
-    if open_cell is not None:
-        with pytest.raises(ValueError, match="already open|captured|over"):
-            env.step(open_cell)
+    with pytest.raises(ValueError, match=r"^unknown agent 'player_7' \(expected player_0 or player_1\)$"):
+        env.observe("player_7")
     for bad in (10_000, 25, -1):
         with pytest.raises(ValueError, match=rf"^action {bad} is out of range \(0..25\)$"):
             env.step(bad)
@@ -87,6 +118,35 @@ def test_rewards_at_the_end_and_errors():
         env.ai_action("smart")
     with pytest.raises(ValueError, match="target"):
         MinesBattleEnv(level="5x5/3", target=9)
+
+
+def test_a_click_on_a_cell_not_hidden_loses_the_game():
+    """As the other environments end an episode on an illegal action, so that
+    a random agent sampling the action space never crashes."""
+    cases = 0
+    for seed in range(40):
+        env = MinesBattleEnv(level="6x6/12")
+        env.reset(seed=seed)
+        while not env.terminations[env.agent_selection]:
+            agent = env.agent_selection
+            mask = env.observe(agent)["action_mask"]
+            if (mask == 0).any():
+                break
+            env.step(env.ai_action("greedy"))
+        else:
+            continue
+        other = next(a for a in env.possible_agents if a != agent)
+        scores = env.scores
+        env.step(int(np.flatnonzero(mask == 0)[0]))
+        assert env.terminations == {"player_0": True, "player_1": True}
+        assert (env.rewards[agent], env.rewards[other]) == (-1.0, 0.0)
+        assert env.infos[agent] == {"scores": scores, "winner": None, "illegal_action": True}
+        obs, reward, term, trunc, info = env.last()
+        assert term and info["illegal_action"]
+        with pytest.raises(ValueError, match=r"^the game is over: reset it first \(a finished player steps None\)$"):
+            env.step(0)
+        cases += 1
+    assert cases >= 30, cases
 
 
 def test_capture_reward_is_a_finite_number():

@@ -85,3 +85,40 @@ test("a watched battle pauses, steps one move at a time and resumes", async (t) 
     assert.equal(await page.getAttribute("#board", "data-result"), "watched");
   });
 });
+
+test("the keyboard plays: arrows move the cursor, Enter clicks; the seed is shown", async (t) => {
+  await onPage(chrome.browser, t, "/battle", async (page) => {
+    await start(page, "ev");
+    assert.equal(await page.textContent("#gameseed"), "1");
+    await page.focus("#board");
+    const before = await page.getAttribute("#board", "data-moves");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowDown");
+    assert.equal(await page.getAttribute('#board .mcell[data-x="1"][data-y="1"]', "class").then((c) => c.includes("cursor")), true);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((b) => document.querySelector("#board").dataset.moves !== b, before);
+    assert.notEqual(await page.getAttribute('#board .mcell[data-x="1"][data-y="1"]', "data-c"), ".");
+  });
+});
+
+test("a late answer about a replaced battle does not bring it back", async (t) => {
+  await onPage(chrome.browser, t, "/battle", async (page) => {
+    await page.selectOption("#mode", "watch");
+    await page.fill("#seed", "3");
+    await page.click("#new");
+    await page.waitForFunction(() => document.querySelector("#gameseed").textContent === "3");
+    const old = await page.evaluate(() => B.id);
+    // The old battle's next AI move answers only after the new battle shows.
+    await page.route(`**/api/battle/${old}/ai`, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    await page.waitForTimeout(400); // an /ai request of the old battle is now held
+    await page.fill("#seed", "11");
+    await page.click("#new");
+    await page.waitForFunction(() => document.querySelector("#gameseed").textContent === "11");
+    await page.waitForTimeout(2000);
+    assert.equal(await page.textContent("#gameseed"), "11");
+    assert.notEqual(await page.evaluate(() => B.id), old);
+  });
+});

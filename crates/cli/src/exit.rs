@@ -64,21 +64,28 @@ pub fn stop_on_ctrl_c(progress: &Progress) {
 
 /// After a run's report is printed: exit 130, saying what the report
 /// covers, when Ctrl-C stopped the run ([`stop_on_ctrl_c`]) before all
-/// `asked` `noun`s were played (`played` of them were).
+/// `asked` `noun`s were played to their end (`played` of them were; a
+/// Ctrl-C after the last one ended stopped nothing).
 pub fn stopped_after(
     progress: &Progress,
     played: u64,
     asked: u64,
     noun: &str,
 ) -> anyhow::Result<()> {
-    if !progress.is_cancelled() {
+    if !progress.is_cancelled() || played >= asked {
         return Ok(());
     }
-    Err(Stopped(format!(
+    Err(stopped(played, asked, noun))
+}
+
+/// "stopped by Ctrl-C: the report covers the `played` played of `asked`
+/// `noun`s" (exit 130).
+pub fn stopped(played: u64, asked: u64, noun: &str) -> anyhow::Error {
+    Stopped(format!(
         "stopped by Ctrl-C: the report covers the {played} played of {}",
         arcade_core::text::counted(asked, noun)
     ))
-    .into())
+    .into()
 }
 
 /// Makes Ctrl-C (or SIGTERM) end the run at once with `message()` (exit
@@ -270,6 +277,23 @@ pub fn read_input(path: &std::path::Path) -> anyhow::Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stop_after_the_last_game_stopped_nothing() {
+        let progress = Progress::hidden();
+        assert!(
+            stopped_after(&progress, 3, 10, "game").is_ok(),
+            "not cancelled"
+        );
+        progress.cancel();
+        assert!(stopped_after(&progress, 10, 10, "game").is_ok());
+        let e = stopped_after(&progress, 3, 10, "game").unwrap_err();
+        assert!(e.is::<Stopped>());
+        assert_eq!(
+            e.to_string(),
+            "stopped by Ctrl-C: the report covers the 3 played of 10 games"
+        );
+    }
 
     #[test]
     fn missing_arguments_are_named_on_one_line() {

@@ -1,6 +1,6 @@
 //! `arcade tetris …`
 
-use crate::exit::{Stopped, bad_input, stop_on_ctrl_c, stopped_after};
+use crate::exit::{self, Stopped, bad_input, stop_on_ctrl_c};
 use crate::output::OutputArgs;
 use crate::run_options::{self, RunOptions};
 use crate::tuning::{self, Session, TuneOptions};
@@ -381,12 +381,16 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
     let threads = effective_threads(a.run.threads());
     let seconds = start.elapsed().as_secs_f64();
     let report = bench::BenchReport::new(&weights.name, &cfg, &partial, seconds, threads);
-    let started = report.games;
+    let (started, stopped) = (report.games, report.stopped_games);
     match a.per_game {
         true => output.emit(&report.with_games(&partial))?,
         false => output.emit(&report)?,
     }
-    stopped_after(&progress, started, a.games, "game")
+    // A game stopped where it stood was not played to its end.
+    if progress.is_cancelled() && (stopped > 0 || started < a.games) {
+        return Err(exit::stopped(started, a.games, "game"));
+    }
+    Ok(())
 }
 
 fn parse_features(spec: &str) -> Result<Vec<Feature>> {

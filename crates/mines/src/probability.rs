@@ -124,21 +124,15 @@ pub(crate) fn ln_binomial(n: usize, k: usize) -> f64 {
         .sum()
 }
 
-/// Relative tilted weights `C(rest, left − m) · ρ^−m` for `m` in `lo..hi`,
-/// scaled so the largest is 1, and the natural log of that largest weight.
-fn rest_weights(rest: usize, left: usize, lo: usize, hi: usize, ln_rho: f64) -> (Poly, f64) {
+/// The logs of the tilted rest weights for `m` in `lo..hi`, less a constant
+/// (−∞ where `m` mines cannot be placed), and that constant.
+fn rest_ln(rest: usize, left: usize, lo: usize, hi: usize, ln_rho: f64) -> (Vec<f64>, f64) {
     // Feasible: 0 ≤ left − m ≤ rest.
     let mut ln = vec![f64::NEG_INFINITY; hi - lo];
     let first = lo.max(left.saturating_sub(rest));
     let last = hi.min(left + 1); // exclusive
     if first >= last {
-        return (
-            Poly {
-                lo,
-                w: vec![0.0; hi - lo],
-            },
-            0.0,
-        );
+        return (ln, 0.0);
     }
     // Walk m upwards: C(R, k−1) = C(R, k) · k / (R − k + 1) with k = left − m.
     let mut acc = 0.0;
@@ -148,9 +142,7 @@ fn rest_weights(rest: usize, left: usize, lo: usize, hi: usize, ln_rho: f64) -> 
         acc += (k as f64 / (rest - k + 1) as f64).ln();
         ln[m - lo] = acc - m as f64 * ln_rho;
     }
-    let (w, max) = exp_relative(&ln);
-    let ln_first = ln_binomial(rest, left - first);
-    (Poly { lo, w }, ln_first + max)
+    (ln, ln_binomial(rest, left - first))
 }
 
 /// `exp(l − max)` of log weights, and `max` (0 when all are −∞).
@@ -189,6 +181,16 @@ fn tilt_for(unknown: usize, left: usize) -> f64 {
     let n = unknown as f64;
     let d = (left as f64 / n).clamp(0.5 / n, 1.0 - 0.5 / n);
     (d / (1.0 - d)).ln()
+}
+
+/// The log of the odds of a mine among `rest` cells holding `mines`: the
+/// tilt that makes the rest weights flat at that count (kept off 0 and 1).
+fn rest_odds(rest: usize, mines: usize) -> f64 {
+    if rest == 0 {
+        return 0.0;
+    }
+    let k = (mines as f64).clamp(0.5, rest as f64 - 0.5);
+    (k / (rest as f64 - k)).ln()
 }
 
 /// Exact mine probabilities of every hidden cell.
@@ -324,26 +326,54 @@ struct Combined {
 /// lost terms to underflow, and the combination is redone tilted.
 const TILT_BELOW: f64 = 1e-100;
 
+/// Tilts tried after the untilted combination: each recentres on the
+/// largest product the one before could represent. On boards of 700×700 and
+/// more, the frontier's density can differ so much from the rest's that the
+/// first tilt (the average density) still underflows; two or three more
+/// have always sufficed, since each moves the peak by the f64 range.
+const MAX_TILTS: usize = 8;
+
+/// One combination at one tilt, and the mine count of its largest product
+/// (in logs, so it is found even when every product underflowed).
+struct Attempt {
+    result: Result<Combined, SolveError>,
+    peak_at: Option<usize>,
+}
+
+impl Attempt {
+    fn is_sound(&self) -> bool {
+        matches!(&self.result, Ok(c) if c.peak >= TILT_BELOW)
+    }
+}
+
 impl Combined {
     /// Untilted first (the common case, and bit for bit the plain sum), then
-    /// tilted if the frontier and the rest peak too far apart.
+    /// tilted if the frontier and the rest peak too far apart: at the
+    /// average density, then at the rest's odds where the last try's
+    /// products peaked, until the peak is well inside the f64 range.
     fn new(frontier: &Frontier, counted: &[Counted]) -> Result<Combined, SolveError> {
-        let plain = Combined::tilted(frontier, counted, 0.0);
-        if let Ok(c) = &plain
-            && c.peak >= TILT_BELOW
-        {
-            return plain;
+        let mut attempt = Combined::tilted(frontier, counted, 0.0);
+        if attempt.is_sound() {
+            return attempt.result;
         }
         let frontier_cells: usize = frontier.groups.iter().map(|g| g.cells.len()).sum();
-        let ln_rho = tilt_for(frontier_cells + frontier.rest.len(), frontier.mines_left);
-        Combined::tilted(frontier, counted, ln_rho)
+        let mut ln_rho = tilt_for(frontier_cells + frontier.rest.len(), frontier.mines_left);
+        for _ in 0..MAX_TILTS {
+            attempt = Combined::tilted(frontier, counted, ln_rho);
+            if attempt.is_sound() {
+                break;
+            }
+            let Some(m) = attempt.peak_at else { break };
+            let next = rest_odds(frontier.rest.len(), frontier.mines_left - m);
+            if next == ln_rho {
+                break;
+            }
+            ln_rho = next;
+        }
+        attempt.result
     }
 
-    fn tilted(
-        frontier: &Frontier,
-        counted: &[Counted],
-        ln_rho: f64,
-    ) -> Result<Combined, SolveError> {
+    fn tilted(frontier: &Frontier, counted: &[Counted], ln_rho: f64) -> Attempt {
         let rest_cells = frontier.rest.len();
         let left = frontier.mines_left;
         let mut all = Poly::one();
@@ -357,7 +387,15 @@ impl Combined {
             prefix_range.push((all.lo, all.w.len()));
             tilted.push(t);
         }
-        let (rest, ln_rest) = rest_weights(rest_cells, left, all.lo, all.hi(), ln_rho);
+        let (rest_log, ln_first) = rest_ln(rest_cells, left, all.lo, all.hi(), ln_rho);
+        let (rest_w, ln_max) = exp_relative(&rest_log);
+        let (rest, ln_rest) = (
+            Poly {
+                lo: all.lo,
+                w: rest_w,
+            },
+            ln_first + ln_max,
+        );
         let total: f64 = all.w.iter().zip(&rest.w).map(|(a, b)| a * b).sum();
         let peak = all
             .w
@@ -365,15 +403,30 @@ impl Combined {
             .zip(&rest.w)
             .map(|(a, b)| a * b)
             .fold(0.0, f64::max);
+        // In logs: the rest's weights may underflow where the frontier's
+        // are not 0, when the two peak far apart.
+        let peak_at = all
+            .w
+            .iter()
+            .zip(&rest_log)
+            .enumerate()
+            .filter(|(_, (a, b))| **a > 0.0 && b.is_finite())
+            .map(|(i, (a, b))| (a.ln() + b, all.lo + i))
+            .max_by(|x, y| x.0.total_cmp(&y.0))
+            .map(|(_, m)| m);
         if total <= 0.0 {
             let min = all.lo + all.w.iter().position(|&x| x > 0.0).unwrap_or(0);
             let max = all.lo + all.w.iter().rposition(|&x| x > 0.0).unwrap_or(0);
-            return Err(SolveError::MineCount {
+            let error = SolveError::MineCount {
                 min,
                 max,
                 left,
                 rest: rest_cells,
-            });
+            };
+            return Attempt {
+                result: Err(error),
+                peak_at,
+            };
         }
         let mut combined = Combined {
             tilted,
@@ -399,7 +452,10 @@ impl Combined {
             }
         }
         combined.checkpoints.reverse();
-        Ok(combined)
+        Attempt {
+            result: Ok(combined),
+            peak_at,
+        }
     }
 
     /// Components per block of kept suffix worths: about √K, so that the
@@ -534,6 +590,44 @@ mod tests {
 
     fn probs(text: &str) -> Analysis {
         analyze(&Position::parse(text).unwrap()).unwrap()
+    }
+
+    /// 15% mines and 40% of the safe cells revealed at random on 700×700 (an
+    /// audit's reproducer): the frontier holds so much denser mines than the
+    /// rest that the tilt at the average density still underflowed, and a
+    /// real layout was called a contradiction. More tilts find its counts.
+    #[test]
+    fn a_frontier_far_denser_than_the_rest_takes_more_tilts() {
+        let grid = Grid::new(700, 700).unwrap();
+        let mut rng = arcade_core::Rng::new(1);
+        let mut cells: Vec<usize> = (0..grid.len()).collect();
+        rng.shuffle(&mut cells);
+        let board = crate::Board::from_mines(grid, cells[..73_500].iter().copied());
+        let mut pos = Position::new(grid, 73_500);
+        for c in (0..grid.len()).filter(|&c| !board.is_mine(c) && rng.chance(0.4)) {
+            pos.set(c, Cell::Number(board.adjacent(c)));
+        }
+        // The first tilt fails here, or this test would not reach the others.
+        let mut work = pos.clone();
+        let mut safe = Vec::new();
+        deduce(&mut work, None, &mut safe);
+        let mut is_safe = vec![false; grid.len()];
+        safe.iter().for_each(|&c| is_safe[c] = true);
+        let frontier = Frontier::build_with_safe(&work, &is_safe).unwrap();
+        let counted: Vec<Counted> = (0..frontier.components.len())
+            .map(|c| count(&frontier, c, grid).unwrap())
+            .collect();
+        let cells: usize = frontier.groups.iter().map(|g| g.cells.len()).sum();
+        let ln_rho = tilt_for(cells + frontier.rest.len(), frontier.mines_left);
+        assert!(!Combined::tilted(&frontier, &counted, ln_rho).is_sound());
+
+        let a = analyze(&pos).unwrap_or_else(|e| panic!("a real layout: {e}"));
+        let left = (pos.mines() - pos.known_mines()) as f64;
+        let sum: f64 = a.hidden().map(|(_, p)| p).sum();
+        assert!((sum - left).abs() < 1e-6 * left, "{sum} of {left} mines");
+        assert!(a.safe().iter().all(|&c| !board.is_mine(c)));
+        assert!(a.mines().iter().all(|&c| board.is_mine(c)));
+        assert!(a.hidden().any(|(_, p)| p > 0.05 && p < 0.95));
     }
 
     /// The worths rebuilt a block at a time equal, bit for bit, those of

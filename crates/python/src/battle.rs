@@ -5,7 +5,7 @@ use crate::replay::{self, Reduced, Replay, Saved};
 use crate::value_error;
 use arcade_core::Rng;
 use arcade_mines::Cell;
-use arcade_mines::battle::arena::{play_game, seat_rngs};
+use arcade_mines::battle::arena::{layout_seed, play_game, seat_rngs};
 use arcade_mines::battle::{Ai, Battle, Rules};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
@@ -100,11 +100,21 @@ impl BattleCore {
         })
     }
 
-    /// A new game on the layout of `seed`.
+    /// Game 0 of a match with master `seed`: the game `arcade mines battle
+    /// --seed seed` plays first and the web arena plays for `seed`.
     fn reset(&mut self, seed: u64) {
-        self.battle = Battle::new(self.rules, self.rules.board(seed));
-        self.rngs = seat_rngs(seed);
+        let layout = layout_seed(seed, 0);
+        self.battle = Battle::new(self.rules, self.rules.board(layout));
+        self.rngs = seat_rngs(layout);
         self.replay.restart(seed);
+    }
+
+    /// Whether `cell` is still hidden, so a click on it is a move (a cell
+    /// off the board is an error, worded as in [`BattleCore::play`]).
+    fn is_hidden(&self, cell: i64) -> PyResult<bool> {
+        let cells = self.rules.level.width * self.rules.level.height;
+        let cell = crate::mines::check_cell(cells, cell).map_err(value_error)?;
+        Ok(self.battle.view().is_hidden(cell))
     }
 
     /// Clicks `cell` for the player to move: True if it captured a mine. A
@@ -202,8 +212,8 @@ impl BattleCore {
     }
 }
 
-/// One game of two built-in AIs on the layout of `seed`, as the arena plays
-/// it: (scores, winner, moves).
+/// Game 0 of `arcade mines battle --seed seed` (`first` moving first):
+/// (scores, winner, moves).
 #[pyfunction]
 #[pyo3(signature = (first, second, seed, level="contest", target=None))]
 fn battle_game(
@@ -217,7 +227,7 @@ fn battle_game(
     let rules = rules(level, target)?;
     let players = [ai(first)?, ai(second)?];
     let r = py
-        .detach(|| play_game(rules, players, seed, |_, _, _| {}))
+        .detach(|| play_game(rules, players, layout_seed(seed, 0), |_, _, _| {}))
         .map_err(value_error)?;
     Ok(((r.scores[0], r.scores[1]), r.winner, r.moves))
 }

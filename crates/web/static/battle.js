@@ -1,7 +1,7 @@
 // Battle page: a person against an AI, or two AIs, on one shared board.
 "use strict";
 
-const B = { id: null, view: null, hint: null, gen: 0, busy: false, paused: false, resume: null };
+const B = { id: null, view: null, hint: null, gen: 0, busy: false, paused: false, resume: null, cursor: [0, 0] };
 const msg = $("#msg");
 
 function players() {
@@ -28,11 +28,15 @@ async function newBattle() {
 
 async function send(action, body) {
   if (!B.id) return null;
+  // An answer about a battle that "New battle" has since replaced is dropped:
+  // showing it would bring the old game back.
+  const gen = B.gen;
   try {
     const st = await api(`/api/battle/${B.id}/${action}`, body || {});
+    if (gen !== B.gen) return null;
     show(st);
     return st;
-  } catch (e) { say(msg, e.message, "bad"); return null; }
+  } catch (e) { if (gen === B.gen) say(msg, e.message, "bad"); return null; }
 }
 
 const humanTurn = () => B.view && !B.view.over && B.view.players[B.view.to_move] === "human";
@@ -71,7 +75,10 @@ async function stepOnce() {
 function show(st) {
   const v = st.view;
   const board = $("#board");
-  if (B.id !== st.session || board.children.length !== v.width * v.height) buildBoard(board, v.width, v.height);
+  if (B.id !== st.session || board.children.length !== v.width * v.height) {
+    buildBoard(board, v.width, v.height);
+    B.cursor = [0, 0];
+  }
   B.id = st.session; B.view = v;
   if (st.hint) B.hint = st.hint;
   const last = (x, y) => v.last.some((m) => m.cell[0] === x && m.cell[1] === y);
@@ -80,6 +87,7 @@ function show(st) {
     const ch = v.rows[y][x];
     const marks = [];
     if (last(x, y)) marks.push("last");
+    if (B.cursor[0] === x && B.cursor[1] === y) marks.push("cursor");
     if (B.hint && B.hint[0] === x && B.hint[1] === y) marks.push("hinted");
     if (ch === "A" || ch === "B") {
       drawCell(c, ".", null, marks);
@@ -90,6 +98,8 @@ function show(st) {
   $("#nameA").textContent = v.players[0]; $("#nameB").textContent = v.players[1];
   $("#scoreA").textContent = String(v.scores[0]); $("#scoreB").textContent = String(v.scores[1]);
   $("#target").textContent = String(v.target);
+  // The seed replays the game: `arcade mines battle --seed S` plays it first.
+  $("#gameseed").textContent = String(v.seed);
   $("#turn").textContent = v.over ? "–" : `${"AB"[v.to_move]} (${v.players[v.to_move]})`;
   board.dataset.over = String(v.over);
   board.dataset.turn = v.over ? "" : v.players[v.to_move];
@@ -118,6 +128,14 @@ function drawCell(c, ch, _p, marks) {
 function buildBoard(el, w, h) {
   el.innerHTML = "";
   el.style.gridTemplateColumns = `repeat(${w}, var(--cell))`;
+  // Smaller cells (down to 18 px) when the board would not fit the width
+  // (the 16×16 contest on a phone), rather than a sideways scroll.
+  el.style.removeProperty("--cell");
+  const room = el.parentElement.clientWidth - 4 - (w - 1);
+  const cell = Math.floor(room / w);
+  if (cell >= 18 && cell < parseFloat(getComputedStyle(el).getPropertyValue("--cell"))) {
+    el.style.setProperty("--cell", `${cell}px`);
+  }
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
     const c = document.createElement("div");
     c.className = "mcell";
@@ -126,14 +144,34 @@ function buildBoard(el, w, h) {
   }
 }
 
-$("#board").addEventListener("click", async (ev) => {
-  const c = ev.target.closest(".mcell");
-  if (!c || !humanTurn() || c.dataset.c !== "." || B.busy) return;
+/** A person's click on (x, y), when it is their turn and the cell hidden. */
+async function play(x, y) {
+  if (!humanTurn() || B.view.rows[y][x] !== "." || B.busy) return;
   B.busy = true;
   B.hint = null;
-  const st = await send("click", { x: Number(c.dataset.x), y: Number(c.dataset.y) });
+  B.cursor = [x, y];
+  const st = await send("click", { x, y });
   B.busy = false;
   if (st) aiLoop(B.gen);
+}
+
+$("#board").addEventListener("click", (ev) => {
+  const c = ev.target.closest(".mcell");
+  if (c) play(Number(c.dataset.x), Number(c.dataset.y));
+});
+$("#board").addEventListener("keydown", (ev) => {
+  if (!B.view) return;
+  const [x, y] = B.cursor;
+  const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  if (moves[ev.key]) {
+    ev.preventDefault();
+    B.cursor = [Math.min(B.view.width - 1, Math.max(0, x + moves[ev.key][0])),
+      Math.min(B.view.height - 1, Math.max(0, y + moves[ev.key][1]))];
+    show({ session: B.id, view: B.view });
+  } else if (ev.key === " " || ev.key === "Enter") {
+    ev.preventDefault();
+    play(x, y);
+  }
 });
 $("#hint").addEventListener("click", () => { if (humanTurn()) send("hint"); });
 document.addEventListener("keydown", (ev) => {

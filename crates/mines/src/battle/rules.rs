@@ -104,6 +104,8 @@ pub enum MoveError {
     },
     #[error("({x},{y}) is already open")]
     NotHidden { x: usize, y: usize },
+    #[error("({x},{y}) is a mine already captured")]
+    Captured { x: usize, y: usize },
 }
 
 /// A battle in progress.
@@ -195,7 +197,11 @@ impl Battle {
         }
         if !self.view.is_hidden(cell) {
             let (x, y) = grid.coords(cell);
-            return Err(MoveError::NotHidden { x, y });
+            return Err(if self.view.cells()[cell] == Cell::Mine {
+                MoveError::Captured { x, y }
+            } else {
+                MoveError::NotHidden { x, y }
+            });
         }
         if self.game.board().is_mine(cell) {
             self.view.set(cell, Cell::Mine);
@@ -275,6 +281,7 @@ mod tests {
         let mut b = battle(4, 1, &[0, 3], 2);
         assert_eq!(b.play(0), Ok(Turn::Captured));
         assert_eq!((b.to_move(), b.scores()), (0, [1, 0]));
+        assert_eq!(b.play(0), Err(MoveError::Captured { x: 0, y: 0 }));
         assert_eq!(b.play(1), Ok(Turn::Revealed(vec![1])));
         assert_eq!(b.to_move(), 1);
         assert_eq!(b.play(1), Err(MoveError::NotHidden { x: 1, y: 0 }));
