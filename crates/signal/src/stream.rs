@@ -313,7 +313,8 @@ pub fn stream_medians<R: Read>(
         if read == 0 {
             break;
         }
-        if bytes.len() > MAX_LINE_BYTES {
+        // The limit is on the line, not its newline.
+        if bytes.len() - usize::from(bytes.last() == Some(&b'\n')) > MAX_LINE_BYTES {
             return Err(MedianError::LongLine {
                 name: name.to_string(),
                 line: line_no,
@@ -493,6 +494,14 @@ mod tests {
         let text = "7".repeat(MAX_LINE_BYTES + 5);
         let e = medians_of_text(&text, 1, &ReadOptions::default()).unwrap_err();
         assert!(matches!(e, MedianError::LongLine { line: 1, .. }), "{e}");
+        // A line of exactly the limit passes, with its newline or without.
+        let longest = format!("1{}", " ".repeat(MAX_LINE_BYTES - 1));
+        for text in [format!("{longest}\n2\n"), format!("2\n{longest}")] {
+            let out = medians_of_text(&text, 1, &ReadOptions::default()).unwrap();
+            assert_eq!(out.0.len(), 2);
+        }
+        let e = medians_of_text(&format!("{longest} \n"), 1, &ReadOptions::default());
+        assert!(matches!(e, Err(MedianError::LongLine { line: 1, .. })));
         let mut reader = BufReader::new(&b"1\n\xff\n"[..]);
         let e = stream_medians(
             &mut reader,
