@@ -96,7 +96,8 @@ impl PieceArgs {
 pub struct HardestArgs {
     #[command(flatten)]
     pieces: PieceArgs,
-    /// How many of the hardest positions to report (distinct up to symmetry).
+    /// How many of the hardest positions to report (distinct up to
+    /// symmetry), 0 to 10000.
     #[arg(long, value_name = "K", default_value_t = 5,
           value_parser = clap::value_parser!(u32).range(0..=10_000))]
     top: u32,

@@ -187,7 +187,8 @@ impl HardestReport {
     }
 }
 
-/// What one mushroom layout contributes.
+/// What some mushroom layouts contribute: one layout's from
+/// [`search_layout`], or running totals that many are folded into.
 #[derive(Default)]
 struct Tally {
     counts: Counts,
@@ -196,37 +197,53 @@ struct Tally {
     states_reached: u64,
 }
 
+impl Tally {
+    /// Adds `other` (its counts `weight` times: a layout's orbit size) and
+    /// keeps the `top` best of both lists. The top list is the first `top`
+    /// distinct positions of a total order (moves, then canonical key), and
+    /// the rest are sums, so the totals do not depend on the order in which
+    /// tallies are added, nor on how they are grouped.
+    fn absorb(&mut self, other: Tally, weight: u64, top: usize) {
+        self.counts.add(&other.counts, weight);
+        self.components += other.components;
+        self.states_reached += other.states_reached;
+        merge_top(&mut self.top, other.top, top);
+    }
+}
+
 /// Searches every position with the piece set; `top` hardest are kept.
 /// Runs on the current rayon pool; `progress` counts mushroom layouts.
+///
+/// Each layout's tally is folded into running totals as soon as it is made
+/// (the top list pruned to `top` after every merge), so memory does not grow
+/// with the number of layouts: a thread holds one search and a few tallies
+/// of at most `top` positions each. The report is the same whatever the
+/// thread count (see [`Tally::absorb`]).
 pub fn hardest(pieces: PieceSet, top: usize, progress: &Progress) -> HardestReport {
     let layouts = mushroom_layouts(pieces.mushrooms);
     let tracks = track_sets(pieces.foxes);
     progress.reset(layouts.len() as u64, "layouts");
-    let tallies: Vec<(Tally, u64)> = layouts
+    let total = layouts
         .par_iter()
         .with_max_len(1)
-        .map(|m| {
-            let tally = search_layout(pieces, m.mask, &tracks, top);
+        .fold(Tally::default, |mut acc, m| {
+            acc.absorb(search_layout(pieces, m.mask, &tracks, top), m.orbit, top);
             progress.inc(1);
-            (tally, m.orbit)
+            acc
         })
-        .collect();
-    let mut report = HardestReport {
+        .reduce(Tally::default, |mut a, b| {
+            a.absorb(b, 1, top);
+            a
+        });
+    HardestReport {
         pieces,
-        hardest: Vec::new(),
-        counts: Counts::default(),
+        hardest: total.top,
+        counts: total.counts,
         layouts: layouts.len(),
-        components: 0,
-        states_reached: 0,
+        components: total.components,
+        states_reached: total.states_reached,
         threads: rayon::current_num_threads(),
-    };
-    for (t, orbit) in tallies {
-        report.counts.add(&t.counts, orbit);
-        report.components += t.components;
-        report.states_reached += t.states_reached;
-        merge_top(&mut report.hardest, t.top, top);
     }
-    report
 }
 
 /// Searches every set of fox lines over one mushroom layout.
@@ -311,6 +328,175 @@ mod tests {
         assert_eq!(track_sets(2).len(), 55);
         // Three foxes: C(12, 3) multisets minus the 10 with one line thrice.
         assert_eq!(track_sets(3).len(), 220 - 10);
+    }
+
+    /// Small piece sets, with and without foxes and mushrooms.
+    const SMALL_SETS: [PieceSet; 6] = [
+        PieceSet {
+            rabbits: 1,
+            foxes: 0,
+            mushrooms: 0,
+        },
+        PieceSet {
+            rabbits: 2,
+            foxes: 1,
+            mushrooms: 1,
+        },
+        PieceSet {
+            rabbits: 2,
+            foxes: 1,
+            mushrooms: 2,
+        },
+        PieceSet {
+            rabbits: 3,
+            foxes: 1,
+            mushrooms: 1,
+        },
+        PieceSet {
+            rabbits: 1,
+            foxes: 2,
+            mushrooms: 2,
+        },
+        PieceSet {
+            rabbits: 2,
+            foxes: 0,
+            mushrooms: 3,
+        },
+    ];
+
+    /// The search as it was before the streaming merge: every layout's
+    /// tally collected first, in layout order, then merged one by one.
+    fn collect_then_merge(pieces: PieceSet, top: usize) -> HardestReport {
+        let layouts = mushroom_layouts(pieces.mushrooms);
+        let tracks = track_sets(pieces.foxes);
+        let tallies: Vec<(Tally, u64)> = layouts
+            .iter()
+            .map(|m| (search_layout(pieces, m.mask, &tracks, top), m.orbit))
+            .collect();
+        let mut report = HardestReport {
+            pieces,
+            hardest: Vec::new(),
+            counts: Counts::default(),
+            layouts: layouts.len(),
+            components: 0,
+            states_reached: 0,
+            threads: 1,
+        };
+        for (t, orbit) in tallies {
+            report.counts.add(&t.counts, orbit);
+            report.components += t.components;
+            report.states_reached += t.states_reached;
+            merge_top(&mut report.hardest, t.top, top);
+        }
+        report
+    }
+
+    /// Every field but the thread count.
+    fn assert_same(a: &HardestReport, b: &HardestReport) {
+        assert_eq!(a.pieces, b.pieces);
+        assert_eq!(a.hardest, b.hardest, "{:?}", a.pieces);
+        assert_eq!(a.counts, b.counts, "{:?}", a.pieces);
+        assert_eq!(a.layouts, b.layouts);
+        assert_eq!(a.components, b.components);
+        assert_eq!(a.states_reached, b.states_reached);
+    }
+
+    fn on_threads(threads: usize, pieces: PieceSet, top: usize) -> HardestReport {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| hardest(pieces, top, &Progress::hidden()))
+    }
+
+    #[test]
+    fn the_streaming_merge_matches_collect_then_merge_on_any_thread_count() {
+        for pieces in SMALL_SETS {
+            for top in [0, 1, 5, 40] {
+                let reference = collect_then_merge(pieces, top);
+                assert!(top == 0 || !reference.hardest.is_empty());
+                let one = on_threads(1, pieces, top);
+                let three = on_threads(3, pieces, top);
+                assert_eq!((one.threads, three.threads), (1, 3));
+                assert_same(&one, &reference);
+                assert_same(&three, &reference);
+            }
+        }
+    }
+
+    #[test]
+    fn tallies_give_the_same_totals_in_any_order_and_grouping() {
+        let pieces = SMALL_SETS[2];
+        let top = 7;
+        let layouts = mushroom_layouts(pieces.mushrooms);
+        let tracks = track_sets(pieces.foxes);
+        let tally = |i: usize| {
+            let m = layouts[i];
+            let mut t = Tally::default();
+            t.absorb(search_layout(pieces, m.mask, &tracks, top), m.orbit, top);
+            t
+        };
+        let forward = (0..layouts.len()).fold(Tally::default(), |mut acc, i| {
+            acc.absorb(tally(i), 1, top);
+            acc
+        });
+        let backward = (0..layouts.len())
+            .rev()
+            .fold(Tally::default(), |mut acc, i| {
+                acc.absorb(tally(i), 1, top);
+                acc
+            });
+        // Odd and even layouts apart, then the two halves together.
+        let mut halves = [Tally::default(), Tally::default()];
+        for i in 0..layouts.len() {
+            halves[i % 2].absorb(tally(i), 1, top);
+        }
+        let [mut even, odd] = halves;
+        even.absorb(odd, 1, top);
+        for other in [&backward, &even] {
+            assert_eq!(forward.top, other.top);
+            assert_eq!(forward.counts, other.counts);
+            assert_eq!(forward.components, other.components);
+            assert_eq!(forward.states_reached, other.states_reached);
+        }
+        assert_eq!(forward.top.len(), top);
+    }
+
+    #[test]
+    fn the_top_list_is_the_best_of_every_position() {
+        // Brute force: every state of every component, canonical, sorted
+        // by moves (longest first) then key, each position once.
+        for pieces in [SMALL_SETS[1], SMALL_SETS[4]] {
+            let tracks = track_sets(pieces.foxes);
+            let mut all = Vec::new();
+            for m in mushroom_layouts(pieces.mushrooms) {
+                for t in &tracks {
+                    let layout = Layout::new(m.mask, t);
+                    let placements = fox_placements(&layout);
+                    if placements.is_empty() {
+                        continue;
+                    }
+                    let mut search = Retrograde::new(pieces.rabbits, pieces.foxes);
+                    search.run(&layout, &placements);
+                    for d in 0..search.levels() {
+                        all.extend(search.level(d).iter().map(|&s| Ranked {
+                            moves: d as u32,
+                            position: layout.position(s).canonical(),
+                        }));
+                    }
+                }
+            }
+            all.sort_by(|a, b| {
+                b.moves
+                    .cmp(&a.moves)
+                    .then(a.position.key().cmp(&b.position.key()))
+            });
+            all.dedup_by(|a, b| a.position == b.position);
+            for top in [1, 5, 40] {
+                let report = on_threads(3, pieces, top);
+                assert_eq!(report.hardest, all[..top], "{pieces:?}, top {top}");
+            }
+        }
     }
 
     #[test]
