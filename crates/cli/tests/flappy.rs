@@ -170,7 +170,9 @@ fn play_and_bench_report_json() {
     assert!(text.status.success());
     let out = String::from_utf8_lossy(&text.stdout);
     assert!(
-        out.contains(&format!("{pipes} pipes in {frames} frames, crashed into a pipe")),
+        out.contains(&format!(
+            "{pipes} pipes in {frames} frames, crashed into a pipe"
+        )),
         "{out}"
     );
     assert!(out.contains('@'), "draws the bird");
