@@ -16,25 +16,6 @@ def test_api_test_passes(kwargs):
     api_test(MinesBattleEnv(**kwargs), num_cycles=300)
 
 
-@pytest.mark.parametrize("first,second", [("ev", "greedy"), ("rule", "ev"), ("greedy", "rule")])
-def test_ai_against_ai_replays_the_arena_game(first, second):
-    for seed in range(4):
-        env = MinesBattleEnv(level="10x10/21")
-        env.reset(seed=seed)
-        players = {"player_0": first, "player_1": second}
-        moves = 0
-        for agent in env.agent_iter():
-            obs, reward, term, trunc, info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            env.step(env.ai_action(players[agent]))
-            moves += 1
-        scores, winner, arena_moves = _ak.battle_game(first, second, seed, "10x10/21")
-        assert (env.scores, info["winner"], moves) == (scores, winner, arena_moves)
-        assert sum(scores) >= 11 or winner is None
-
-
 def play_out(env, seed, first, second):
     """Game ``reset(seed)`` of ``first`` (player_0) against ``second``:
     (mines of first, mines of second, moves, the winner's seat or None)."""
@@ -49,6 +30,16 @@ def play_out(env, seed, first, second):
         env.step(env.ai_action(players[agent]))
         moves += 1
     return env.scores[0], env.scores[1], moves, info["winner"]
+
+
+@pytest.mark.parametrize("first,second", [("ev", "greedy"), ("rule", "ev"), ("greedy", "rule")])
+def test_ai_against_ai_replays_the_arena_game(first, second):
+    env = MinesBattleEnv(level="10x10/21")
+    for seed in range(4):
+        a, b, moves, winner = play_out(env, seed, first, second)
+        scores, arena_winner, arena_moves = _ak.battle_game(first, second, seed, "10x10/21")
+        assert ((a, b), winner, moves) == (scores, arena_winner, arena_moves)
+        assert sum(scores) >= 11 or winner is None
 
 
 @pytest.mark.parametrize("seed", [1, 2, 7, 2**64 - 1])

@@ -161,16 +161,14 @@ $("#board").addEventListener("click", (ev) => {
 });
 $("#board").addEventListener("keydown", (ev) => {
   if (!B.view) return;
-  const [x, y] = B.cursor;
-  const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-  if (moves[ev.key]) {
+  const moved = movedCursor(ev, B.cursor, B.view.width, B.view.height);
+  if (moved) {
     ev.preventDefault();
-    B.cursor = [Math.min(B.view.width - 1, Math.max(0, x + moves[ev.key][0])),
-      Math.min(B.view.height - 1, Math.max(0, y + moves[ev.key][1]))];
+    B.cursor = moved;
     show({ session: B.id, view: B.view });
   } else if (ev.key === " " || ev.key === "Enter") {
     ev.preventDefault();
-    play(x, y);
+    play(B.cursor[0], B.cursor[1]);
   }
 });
 $("#hint").addEventListener("click", () => { if (humanTurn()) send("hint"); });

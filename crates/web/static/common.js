@@ -118,3 +118,11 @@ class Timer {
   stop() { this.show(); if (this.id !== null) clearInterval(this.id); this.id = null; }
   reset() { this.stop(); this.t0 = null; this.el.textContent = "0"; }
 }
+
+/** The board cursor `[x, y]` moved one cell by the arrow key of `ev`, kept
+ *  on a `w`×`h` board, or null when `ev` is not an arrow key. */
+function movedCursor(ev, [x, y], w, h) {
+  const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[ev.key];
+  if (!d) return null;
+  return [Math.min(w - 1, Math.max(0, x + d[0])), Math.min(h - 1, Math.max(0, y + d[1]))];
+}

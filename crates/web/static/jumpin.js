@@ -138,10 +138,10 @@ $("#board").addEventListener("click", (ev) => {
   if (c) { J.cursor = [Number(c.dataset.x), Number(c.dataset.y)]; clickCell(J.cursor[0], J.cursor[1]); }
 });
 $("#board").addEventListener("keydown", (ev) => {
-  const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[ev.key];
-  if (d) {
+  const moved = movedCursor(ev, J.cursor, 5, 5);
+  if (moved) {
     ev.preventDefault();
-    J.cursor = [Math.min(4, Math.max(0, J.cursor[0] + d[0])), Math.min(4, Math.max(0, J.cursor[1] + d[1]))];
+    J.cursor = moved;
     show({ session: J.id, view: J.view });
   } else if (ev.key === "Enter" || ev.key === " ") {
     ev.preventDefault();

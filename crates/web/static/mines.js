@@ -171,11 +171,10 @@ $("#board").addEventListener("contextmenu", (ev) => {
 $("#board").addEventListener("keydown", (ev) => {
   if (!S.view) return;
   const [x, y] = S.cursor;
-  const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-  if (moves[ev.key]) {
+  const moved = movedCursor(ev, S.cursor, S.view.width, S.view.height);
+  if (moved) {
     ev.preventDefault();
-    S.cursor = [Math.min(S.view.width - 1, Math.max(0, x + moves[ev.key][0])),
-      Math.min(S.view.height - 1, Math.max(0, y + moves[ev.key][1]))];
+    S.cursor = moved;
     show(S.extra);
   } else if (ev.key === " " || ev.key === "Enter") {
     ev.preventDefault();
