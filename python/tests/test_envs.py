@@ -116,6 +116,8 @@ def test_tetris_random_legal_play_keeps_the_board_consistent():
         (lambda: arcadekit.TetrisEnv(width=40), "board width 40 is out of range"),
         (lambda: arcadekit.TetrisEnv(pieces="IOX"), "piece 3 is 'X'"),
         (lambda: arcadekit.TetrisEnv(pieces=""), "pieces: no pieces"),
+        (lambda: arcadekit.TetrisEnv(pieces="I" * ((64 << 20) + 1)),
+         "^pieces: a sequence of 67108865 bytes is longer than 64 MiB, as the CLI reads a file$"),
         (lambda: arcadekit.TetrisEnv(scoring="tetris"), "unknown scoring"),
         (lambda: arcadekit.TetrisEnv(width=8, scoring="geek"), "10x20 board"),
         (lambda: arcadekit.MinesweeperEnv(level="huge"), "huge"),

@@ -503,6 +503,13 @@ def test_tiles_generate_solve_and_check():
     for nodes in (0, 10**12 + 1):  # the CLI's --nodes range
         with pytest.raises(ValueError, match=rf"^nodes {nodes} is out of range \(1..=1000000000000\)$"):
             ak.tiles_solve(level, nodes=nodes)
+    # The CLI's --seconds range: above 0, at most a year.
+    year = r"expected a number of seconds above 0 and at most 31536000 \(a year\), got "
+    for seconds in (0, -1, 1e300, float("inf")):
+        with pytest.raises(ValueError, match=rf"^seconds: {year}"):
+            ak.tiles_solve(level, seconds=seconds)
+        with pytest.raises(ValueError, match=rf"^verify_seconds: {year}"):
+            ak.tiles_generate(layers=6, types=6, groups=2, verify_seconds=seconds)
     # The library names the setting, not the CLI's flag.
     # The same range as a generated level's: below 3 no triple can vanish.
     with pytest.raises(ValueError, match=r"^capacity: tray capacity must be from 3 \(for a triple to vanish\) to 64, got 2$"):

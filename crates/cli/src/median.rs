@@ -7,7 +7,7 @@ use arcade_signal::{Lines, MedianError, ReadOptions, stream_medians};
 use clap::Args;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args)]
 pub struct MedianArgs {
@@ -15,7 +15,7 @@ pub struct MedianArgs {
     /// values (the mean of the two middle ones when K is even).
     #[arg(long, short = 'k', value_name = "K", value_parser = window)]
     window: u32,
-    /// Read from FILE instead of standard input.
+    /// Read from FILE instead of standard input (`-` is standard input).
     #[arg(long, value_name = "FILE")]
     input: Option<PathBuf>,
     /// Take the numbers from this column (1-based) of delimited lines, split
@@ -59,14 +59,15 @@ pub fn run(args: MedianArgs) -> Result<()> {
         header: args.header,
         skip_bad: args.skip_bad,
     };
+    let stdin = args.input.as_deref().is_none_or(|p| p == Path::new("-"));
     let (name, source): (String, Box<dyn Read>) = match &args.input {
-        Some(path) => {
+        Some(path) if !stdin => {
             let file = File::open(path)
                 .with_context(|| format!("cannot read {}", path.display()))
                 .map_err(bad_input)?;
             (path.display().to_string(), Box::new(file))
         }
-        None => ("<stdin>".to_string(), Box::new(io::stdin())),
+        _ => ("standard input".to_string(), Box::new(io::stdin())),
     };
     let mut reader = BufReader::with_capacity(1 << 16, source);
     let mut sink = Lines(BufWriter::with_capacity(1 << 16, io::stdout().lock()));

@@ -41,21 +41,13 @@ pub fn count(s: &str) -> Result<u64, String> {
     Ok(n)
 }
 
-/// Longest time budget accepted: a year.
-pub const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
-
-/// A time budget in seconds: finite, above 0, at most [`MAX_SECONDS`].
+/// A time budget in seconds (`arcade_core::input::check_seconds`).
 pub fn seconds(s: &str) -> Result<f64, String> {
     let x: f64 = s
         .trim()
         .parse()
         .map_err(|_| "expected a number of seconds such as 10 or 0.5".to_string())?;
-    if !(x.is_finite() && x > 0.0 && x <= MAX_SECONDS) {
-        return Err(format!(
-            "expected a number of seconds above 0 and at most {MAX_SECONDS} (a year)"
-        ));
-    }
-    Ok(x)
+    arcade_core::input::check_seconds(x)
 }
 
 /// A finite number (rejects nan and inf, which no option means).

@@ -124,3 +124,21 @@ fn medians_arrive_before_the_input_ends() {
     child.wait().unwrap();
     assert_eq!(first.expect("no median before the input ended"), "3\n");
 }
+
+/// A window bigger than memory can hold is refused as it outgrows the room
+/// (here a 1.5 GB address-space limit), not ended by a failed allocation.
+#[test]
+fn a_window_that_outgrows_memory_is_a_clear_error() {
+    let script = format!(
+        "ulimit -v 1500000 && yes 1.5 | head -n 100000000 | {} median --window 2147483647 >/dev/null",
+        env!("CARGO_BIN_EXE_arcade")
+    );
+    let out = Command::new("sh").args(["-c", &script]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the window holds") && err.contains("use a smaller --window"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

@@ -25,7 +25,10 @@ pub enum CheckpointError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{path}: checkpoint is larger than {MAX_CHECKPOINT_BYTES} bytes")]
+    #[error(
+        "{path}: checkpoint is larger than {}",
+        crate::text::bytes(MAX_CHECKPOINT_BYTES)
+    )]
     TooLarge { path: String },
     #[error("{path}: not a checkpoint of this kind: {source}")]
     Parse {
@@ -108,6 +111,13 @@ pub fn load<T: DeserializeOwned + Validate>(path: &Path) -> Result<T, Checkpoint
         path: name(),
         source,
     })?;
+    // A regular file says its size: refused before a byte is read.
+    if file
+        .metadata()
+        .is_ok_and(|m| m.is_file() && m.len() > MAX_CHECKPOINT_BYTES)
+    {
+        return Err(CheckpointError::TooLarge { path: name() });
+    }
     let mut bytes = Vec::new();
     file.take(MAX_CHECKPOINT_BYTES + 1)
         .read_to_end(&mut bytes)

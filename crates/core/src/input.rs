@@ -18,10 +18,25 @@ pub enum InputError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{name} is larger than {limit} bytes")]
+    #[error("{name} is larger than {}", crate::text::bytes(*.limit))]
     TooLarge { name: String, limit: u64 },
     #[error("{name} is not UTF-8 text (invalid byte at offset {offset})")]
     NotUtf8 { name: String, offset: usize },
+}
+
+/// Longest time budget accepted (`--seconds`, Python's `seconds=`): a year.
+pub const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// Whether `seconds` is a time budget: finite, above 0, at most
+/// [`MAX_SECONDS`]; the error says what is accepted.
+pub fn check_seconds(seconds: f64) -> Result<f64, String> {
+    if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_SECONDS {
+        Ok(seconds)
+    } else {
+        Err(format!(
+            "expected a number of seconds above 0 and at most {MAX_SECONDS} (a year)"
+        ))
+    }
 }
 
 /// Characters of a user's text quoted in an error message.
@@ -77,8 +92,16 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
                 "is a directory",
             )));
         }
-        std::fs::File::open(path)
-            .and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
+        let file = std::fs::File::open(path).map_err(read_err)?;
+        // A regular file says its size: refused before a byte is read.
+        if let Ok(meta) = file.metadata()
+            && meta.is_file()
+            && meta.len() > limit
+        {
+            return Err(InputError::TooLarge { name, limit });
+        }
+        file.take(limit + 1)
+            .read_to_end(&mut bytes)
             .map_err(read_err)?;
     }
     if bytes.len() as u64 > limit {

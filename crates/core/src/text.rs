@@ -16,9 +16,31 @@ pub fn counted(n: impl Display, noun: &str) -> String {
     format!("{n} {noun}{s}")
 }
 
+/// A size limit as people write it: "64 MiB", "1 GiB", "512 KiB" when `n`
+/// is a whole number of them, else "1000 bytes".
+pub fn bytes(n: u64) -> String {
+    for (unit, name) in [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")] {
+        if n >= unit && n.is_multiple_of(unit) {
+            return format!("{} {name}", n / unit);
+        }
+    }
+    counted(n, "byte")
+}
+
 #[cfg(test)]
 mod tests {
-    use super::counted;
+    use super::{bytes, counted};
+
+    #[test]
+    fn sizes_read_in_their_unit() {
+        assert_eq!(bytes(64 << 20), "64 MiB");
+        assert_eq!(bytes(1 << 30), "1 GiB");
+        assert_eq!(bytes(3 << 30), "3 GiB");
+        assert_eq!(bytes(65536), "64 KiB");
+        assert_eq!(bytes(1000), "1000 bytes");
+        assert_eq!(bytes((64 << 20) + 1), "67108865 bytes");
+        assert_eq!(bytes(1), "1 byte");
+    }
 
     #[test]
     fn only_one_is_singular() {

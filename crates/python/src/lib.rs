@@ -27,6 +27,13 @@ pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
+/// Python's time budget `name` (`seconds`, `verify_seconds`): finite, above
+/// 0, at most a year, as the CLI's `--seconds`.
+pub(crate) fn check_seconds(name: &str, seconds: f64) -> PyResult<f64> {
+    arcade_core::input::check_seconds(seconds)
+        .map_err(|e| value_error(format!("{name}: {e}, got {seconds}")))
+}
+
 /// A report as JSON text (the Python side turns it into a dict).
 pub(crate) fn to_json(report: &impl serde::Serialize) -> PyResult<String> {
     serde_json::to_string(report).map_err(value_error)

@@ -268,8 +268,8 @@ fn geek_solve(
             arcade_tetris::geek::PIECES
         )));
     }
-    if seconds.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
-        return Err(value_error("seconds must be a positive number"));
+    if let Some(s) = seconds {
+        crate::check_seconds("seconds", s)?;
     }
     let mode = match moves {
         "drop" => arcade_tetris::MoveMode::Drop,
@@ -423,9 +423,7 @@ fn tiles_solve(
             )));
         }
     };
-    if !(seconds.is_finite() && seconds > 0.0) {
-        return Err(value_error("seconds must be a positive number"));
-    }
+    crate::check_seconds("seconds", seconds)?;
     if let Some(n) = nodes.filter(|n| !(1..=crate::shard::MAX_COUNT).contains(n)) {
         return Err(value_error(format!(
             "nodes {n} is out of range (1..={})",
@@ -477,9 +475,7 @@ fn tiles_generate(
     };
     shape.validate().map_err(value_error)?;
     arcade_tiles::generated::check_capacity(capacity).map_err(value_error)?;
-    if !(verify_seconds.is_finite() && verify_seconds > 0.0) {
-        return Err(value_error("verify_seconds must be a positive number"));
-    }
+    crate::check_seconds("verify_seconds", verify_seconds)?;
     let method = tiles_method(method, difficulty, de_generations, de_population, de_swaps)?;
     let config = arcade_tiles::GenerateConfig {
         shape,

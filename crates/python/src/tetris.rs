@@ -36,6 +36,13 @@ fn config(
                 "geek" => {
                     Pieces::Sequence(arcade_tetris::geek::sequence(arcade_tetris::geek::PIECES))
                 }
+                letters if letters.len() as u64 > arcade_core::input::MAX_INPUT_BYTES => {
+                    return Err(value_error(format!(
+                        "pieces: a sequence of {} is longer than {}, as the CLI reads a file",
+                        arcade_core::text::bytes(letters.len() as u64),
+                        arcade_core::text::bytes(arcade_core::input::MAX_INPUT_BYTES)
+                    )));
+                }
                 letters => Pieces::Sequence(
                     PieceSource::parse_sequence(letters)
                         .map_err(|e| value_error(format!("pieces: {e} (or uniform, bag, geek)")))?,

@@ -437,10 +437,7 @@ impl TilesCore {
 /// neither is given).
 fn solver_limits(seconds: Option<f64>, nodes: Option<i64>) -> PyResult<Limits> {
     let mut limits = match seconds {
-        Some(s) if !(s.is_finite() && s > 0.0) => {
-            return Err(value_error("seconds must be a positive number"));
-        }
-        Some(s) => Limits::seconds(s),
+        Some(s) => Limits::seconds(crate::check_seconds("seconds", s)?),
         None if nodes.is_some() => Limits {
             time: None,
             ..Limits::default()

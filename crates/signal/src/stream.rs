@@ -90,8 +90,20 @@ pub enum MedianError {
         line: u64,
         why: String,
     },
-    #[error("{name}: line {line} is longer than {MAX_LINE_BYTES} bytes")]
+    #[error("{name}: line {line} is longer than {}", arcade_core::text::bytes(MAX_LINE_BYTES as u64))]
     LongLine { name: String, line: u64 },
+    #[error(
+        "{name}: line {line}: the window holds {held} values and grows to hold up to {window}, \
+         but only {:.1} GB of memory is free: use a smaller --window",
+        *.free as f64 / 1e9
+    )]
+    WindowMemory {
+        name: String,
+        line: u64,
+        held: u64,
+        window: usize,
+        free: u64,
+    },
     #[error(
         "the delimiter must be one ASCII character other than a quote or a line break, got {delimiter:?}"
     )]
@@ -275,6 +287,21 @@ impl fmt::Display for Number {
     }
 }
 
+/// Bytes the rolling median holds per value while its window fills (a
+/// slot, a heap entry, and the copies a growing vector makes).
+const BYTES_PER_HELD: u64 = 48;
+
+/// While a big window fills: at every doubling from 2^22 values held, the
+/// free memory (`Some`) when it cannot hold the next doubling, so a window
+/// that outgrows the machine is an error rather than a failed allocation.
+fn window_room_short(held: u64, window: usize) -> Option<u64> {
+    if held < 1 << 22 || !held.is_power_of_two() || held >= window as u64 {
+        return None;
+    }
+    let next = (2 * held).min(window as u64) * BYTES_PER_HELD;
+    arcade_core::memory::available().filter(|&free| free < next)
+}
+
 /// Reads numbers from `reader` (`name` labels errors) and sends the median
 /// of every full window of `window` values to `sink`; `on_values(n)` is
 /// called every 65,536 values (for a progress counter).
@@ -370,6 +397,15 @@ pub fn stream_medians<R: Read>(
         summary.values += 1;
         if summary.values.is_multiple_of(65_536) {
             on_values(summary.values);
+        }
+        if let Some(free) = window_room_short(summary.values, window) {
+            return Err(MedianError::WindowMemory {
+                name: name.to_string(),
+                line: line_no,
+                held: summary.values,
+                window,
+                free,
+            });
         }
         if let Some(m) = median.push(x) {
             summary.medians += 1;
