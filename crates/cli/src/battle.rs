@@ -14,17 +14,23 @@ use std::io::BufRead;
 
 #[derive(Args)]
 pub struct BattleArgs {
-    /// Player A: rule, greedy, ev or human.
+    /// Player A, who moves first in a game with a person: rule (basic
+    /// deductions, else random), greedy (the likeliest mine), ev (expected
+    /// captures less the opponent's on the reply) or human.
     #[arg(long, value_parser = parse_player, value_name = "AI")]
     a: Player,
     /// Player B: rule, greedy, ev or human.
     #[arg(long, value_parser = parse_player, value_name = "AI")]
     b: Player,
     /// Games to play (even) between two AIs; each layout is played twice,
-    /// once with each AI first [default: 1000].
+    /// once with each AI first [default: 1000]. A draw (all mines taken,
+    /// neither at the target) is no win; an AI against itself wins exactly
+    /// half, since both seatings of a layout are then the same game.
     #[arg(long, value_parser = even_count)]
     games: Option<u64>,
-    /// Master seed: layout j is that of seed derive(S, j).
+    /// Master seed: game 0 (and 1, the seats swapped) is the web arena's
+    /// and Python's game of seed S; each pair of games after it gets a seed
+    /// derived from S, so the match is the same on any thread count.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// beginner (9x9/10), intermediate (16x16/40), expert (30x16/99) or
@@ -124,7 +130,11 @@ fn interactive(rules: Rules, players: [Player; 2], seed: u64) -> Result<()> {
             }
             Player::Human => {
                 let Some(cell) = human_move(live.battle(), &label(seat), &mut lines)? else {
-                    return print(format_args!("{} resigns.\n", label(seat)));
+                    return print(format_args!(
+                        "{} resigns. {} wins.\n",
+                        label(seat),
+                        label(1 - seat)
+                    ));
                 };
                 let (x, y) = live.battle().view().grid().coords(cell);
                 let turn = live.human_move(x, y)?;

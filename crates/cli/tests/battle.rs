@@ -107,7 +107,7 @@ fn human_may_resign_and_input_may_end() {
     ];
     let o = arcade_with_input(&args, "quit\n");
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("B (human) resigns."));
+    assert!(stdout(&o).contains("B (human) resigns. A (ev) wins."));
     let o = arcade_with_input(&args, "");
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("input ended before the game did"));

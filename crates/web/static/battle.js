@@ -102,6 +102,9 @@ function show(st) {
   $("#gameseed").textContent = String(v.seed);
   $("#turn").textContent = v.over ? "–" : `${"AB"[v.to_move]} (${v.players[v.to_move]})`;
   board.dataset.over = String(v.over);
+  // Nothing to hint or pause once the battle is over.
+  $("#hint").disabled = v.over || !v.players.includes("human");
+  $("#pause").disabled = v.over;
   board.dataset.turn = v.over ? "" : v.players[v.to_move];
   board.dataset.moves = String(v.scores[0] + v.scores[1]) + ":" + v.rows.join("").replace(/[^.]/g, "").length;
   if (v.over) {
