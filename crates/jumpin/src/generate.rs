@@ -38,6 +38,8 @@ pub enum GenerateError {
         "no position with this piece set needs a move: each is solved already or cannot be solved"
     )]
     NothingSolvable,
+    #[error("stopped after searching {0} components")]
+    Stopped(usize),
 }
 
 /// A generated puzzle.
@@ -93,6 +95,10 @@ pub fn generate(
     let mut best: Option<Pick> = None;
     let mut searched = 0;
     for (chunk_index, chunk) in components.chunks(CHUNK).enumerate() {
+        // A caller that gave up (the web arena's time bound) frees the cores.
+        if progress.is_cancelled() {
+            return Err(GenerateError::Stopped(searched));
+        }
         let picks: Vec<Option<Pick>> = chunk
             .par_iter()
             .enumerate()
@@ -177,6 +183,16 @@ mod tests {
         assert_eq!(a.position, b.position);
         let c = generate(SMALL, 6, 8, &Progress::hidden()).unwrap();
         assert_ne!(a.position, c.position);
+    }
+
+    #[test]
+    fn a_cancelled_progress_stops_the_search() {
+        let progress = Progress::hidden();
+        progress.cancel();
+        assert_eq!(
+            generate(SMALL, 1000, 1, &progress).unwrap_err(),
+            GenerateError::Stopped(0)
+        );
     }
 
     #[test]

@@ -5,7 +5,6 @@
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::server::AppRef;
 use crate::sessions::Game;
-use arcade_core::progress::Progress;
 use arcade_jumpin::challenges::official;
 use arcade_jumpin::generate::generate;
 use arcade_jumpin::hardest::PieceSet;
@@ -149,9 +148,8 @@ async fn new_game(
             .map_err(ApiError::bad)?;
             let (moves, seed) = (g.moves, g.seed);
             let made = app
-                .compute(move || {
-                    generate(pieces, moves, seed, &Progress::hidden())
-                        .map_err(ApiError::unprocessable)
+                .compute_stoppable(move |progress| {
+                    generate(pieces, moves, seed, progress).map_err(ApiError::unprocessable)
                 })
                 .await?;
             (made.position, None)

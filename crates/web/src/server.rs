@@ -3,6 +3,7 @@
 use crate::error::ApiError;
 use crate::sessions::{SessionGame, Store, lock};
 use crate::{assets, battle, flappy, geek, jumpin, median, mines, sketch, tetris, tiles};
+use arcade_core::progress::Progress;
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, Uri, header};
@@ -101,6 +102,22 @@ impl AppState {
             ))),
             Err(_) => Err(ApiError::Timeout(limit.as_secs())),
         }
+    }
+
+    /// [`AppState::compute`] for `work` that checks the [`Progress`] it is
+    /// given: past the time bound it is cancelled, so a search that stops
+    /// when asked frees its slot and the cores instead of running on.
+    pub async fn compute_stoppable<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Progress) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let progress = Progress::hidden();
+        let job = progress.clone();
+        let result = self.compute(move || work(&job)).await;
+        if matches!(result, Err(ApiError::Timeout(_))) {
+            progress.cancel();
+        }
+        result
     }
 
     /// Runs `work` on session `id`'s game off the async threads (as

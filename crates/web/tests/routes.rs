@@ -378,3 +378,34 @@ async fn work_past_its_time_bound_keeps_its_slot() {
         "two computations ran at once"
     );
 }
+
+/// Work that checks its progress is cancelled at the time bound, so it ends
+/// soon after and frees its slot (a Jump In' generation ran on for a minute).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stoppable_work_is_cancelled_at_its_time_bound() {
+    use std::time::{Duration, Instant};
+    let state = arcade_web::AppState::new(ServeConfig {
+        max_computations: 1,
+        compute_timeout: Duration::from_millis(200),
+        ..ServeConfig::default()
+    });
+    let work = |progress: &arcade_core::progress::Progress| {
+        let start = Instant::now();
+        while !progress.is_cancelled() && start.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        Ok(start.elapsed())
+    };
+    let start = Instant::now();
+    let first = state.compute_stoppable(work).await.unwrap_err();
+    assert_eq!(first.status(), StatusCode::UNPROCESSABLE_ENTITY, "{first}");
+    // The slot is free again within moments, not after the 30 s the work
+    // would have run: the next computation gets it.
+    let ran = state.compute_stoppable(|_| Ok(())).await;
+    assert!(ran.is_ok(), "{ran:?}");
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+}
