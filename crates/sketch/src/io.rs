@@ -132,9 +132,10 @@ pub fn decode_within(
     name: &str,
     limits: image::Limits,
 ) -> Result<DynamicImage, SketchError> {
+    let (side, alloc) = (limits.max_image_width, limits.max_alloc);
     let decode_err = |e: image::ImageError| SketchError::Decode {
         name: name.to_string(),
-        message: one_line(&e),
+        message: limit_message(&e, side, alloc).unwrap_or_else(|| one_line(&e)),
     };
     let mut reader = ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
@@ -155,6 +156,24 @@ pub fn decode_within(
         });
     }
     Ok(image)
+}
+
+/// What a decoder limit refused, with the limit ("Image size exceeds
+/// limit" said neither).
+fn limit_message(e: &image::ImageError, side: Option<u32>, alloc: Option<u64>) -> Option<String> {
+    let image::ImageError::Limits(limit) = e else {
+        return None;
+    };
+    Some(match (limit.kind(), side, alloc) {
+        (image::error::LimitErrorKind::DimensionError, Some(side), _) => {
+            format!("the image is wider or taller than {side} pixels, the most accepted")
+        }
+        (image::error::LimitErrorKind::InsufficientMemory, _, Some(alloc)) => format!(
+            "decoding it needs more than {} of memory, the most accepted",
+            arcade_core::text::bytes(alloc)
+        ),
+        _ => return None,
+    })
 }
 
 /// Encodes a sketch in `format`. GIF has no grey colour type, so the sketch

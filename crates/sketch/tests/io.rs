@@ -62,7 +62,20 @@ fn oversized_images_are_refused_before_decoding() {
     let header = format!("P5\n{} {}\n255\n", MAX_SIDE + 1, 10);
     let e = decode(header.as_bytes(), "big.pgm").unwrap_err();
     assert!(e.is_bad_input(), "{e}");
-    assert!(e.to_string().contains("big.pgm"), "{e}");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "cannot read image big.pgm: the image is wider or taller than {MAX_SIDE} pixels, the most accepted"
+        )
+    );
+    // Within the sides, past the memory a decode may take.
+    let mut tight = arcade_sketch::limits();
+    tight.max_alloc = Some(1 << 10);
+    let e = arcade_sketch::decode_within(&data("photo-64x48.png"), "p.png", tight).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "cannot read image p.png: decoding it needs more than 1 KiB of memory, the most accepted"
+    );
     let ok = decode(b"P5\n2 1\n255\n\x00\xff", "small.pgm").unwrap();
     assert_eq!((ok.width(), ok.height()), (2, 1));
 }

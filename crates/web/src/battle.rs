@@ -26,8 +26,9 @@ pub fn routes() -> Router<AppRef> {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
-    /// Seat 0 (moves first) and seat 1: `human`, `rule`, `greedy` or `ev`.
-    pub players: [String; 2],
+    /// Seat 0 (moves first) and seat 1: `human`, `rule`, `greedy` or `ev`
+    /// (a list, checked to hold two, so that three get a clear answer).
+    pub players: Vec<String>,
     /// `WxH/M`; the contest's 16x16/51 (first to 26) by default.
     pub level: Option<String>,
     pub seed: Option<u64>,
@@ -68,8 +69,14 @@ async fn new_game(
             "a {w}x{h} board is too large for the web arena (at most {MAX_WEB_SIDE}x{MAX_WEB_SIDE})"
         )));
     }
-    let a = Player::parse(&req.players[0]).map_err(ApiError::BadRequest)?;
-    let b = Player::parse(&req.players[1]).map_err(ApiError::BadRequest)?;
+    let [a, b] = req.players.as_slice() else {
+        return Err(ApiError::BadRequest(format!(
+            "players must name two players (seat A, who moves first, then B), got {}",
+            req.players.len()
+        )));
+    };
+    let a = Player::parse(a).map_err(ApiError::BadRequest)?;
+    let b = Player::parse(b).map_err(ApiError::BadRequest)?;
     let game = LiveBattle::new(rules, [a, b], req.seed.unwrap_or_else(random_seed));
     let id = app.sessions.insert(Game::Battle(game));
     act(&app, id, |_, _| Ok(())).await

@@ -78,6 +78,11 @@ async fn bad_battles_are_400() {
             json!({"players": ["rule", "ev"], "level": "100x100/10"}),
             "too large",
         ),
+        (
+            json!({"players": ["human", "ev", "rule"]}),
+            "players must name two players (seat A, who moves first, then B), got 3",
+        ),
+        (json!({"players": []}), "got 0"),
     ] {
         let (status, v) = post(&app, "/api/battle/new", body).await;
         assert_error(status, &v, StatusCode::BAD_REQUEST, needle);
