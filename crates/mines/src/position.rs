@@ -133,11 +133,12 @@ impl Position {
             ));
         };
         let num = |s: &str, what: &str| {
-            s.parse::<usize>().map_err(|_| {
-                err(
-                    hline,
-                    format!("{what} {} is not a non-negative whole number", quote(s)),
-                )
+            s.parse::<usize>().map_err(|e| {
+                let why = match e.kind() {
+                    std::num::IntErrorKind::PosOverflow => "is far too large",
+                    _ => "is not a non-negative whole number",
+                };
+                err(hline, format!("{what} {} {why}", quote(s)))
             })
         };
         let (width, height, mines) = (num(w, "width")?, num(h, "height")?, num(m, "mines")?);
@@ -274,7 +275,16 @@ mod tests {
         let cases = [
             ("", 1, "empty"),
             ("3 3\n...\n", 1, "<width>"),
-            ("3 x 1\n", 1, "height"),
+            (
+                "3 x 1\n",
+                1,
+                "height \"x\" is not a non-negative whole number",
+            ),
+            (
+                "99999999999999999999 1 1\n",
+                1,
+                "width \"99999999999999999999\" is far too large",
+            ),
             ("3 3 10\n", 1, "do not fit"),
             (
                 "# c\n3 2 1\n...\n..\n",
