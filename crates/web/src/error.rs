@@ -31,7 +31,7 @@ pub enum ApiError {
     NotFound(String),
     #[error("method {0} is not allowed here")]
     MethodNotAllowed(String),
-    #[error("request body too large (limit {0} bytes)")]
+    #[error("request body too large (limit {})", arcade_core::text::bytes(*.0 as u64))]
     TooLarge(usize),
     #[error("{0}")]
     Unprocessable(String),

@@ -170,6 +170,7 @@ pub fn app(state: AppRef) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn_with_state(state.clone(), flood_limit))
+        .layer(middleware::from_fn(declared_size))
         .layer(SetResponseHeaderLayer::overriding(
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
@@ -209,6 +210,35 @@ async fn not_found(uri: Uri, headers: HeaderMap) -> Response {
 
 async fn method_not_allowed(method: Method) -> ApiError {
     ApiError::MethodNotAllowed(method.to_string())
+}
+
+/// The largest body a route takes: an upload route's own limit, else the
+/// JSON routes' [`MAX_BODY_BYTES`].
+fn body_limit(path: &str) -> usize {
+    if path.starts_with("/api/sketch") {
+        sketch::MAX_IMAGE_BYTES
+    } else if path.starts_with("/api/geek") {
+        geek::MAX_RECORD_BYTES
+    } else if path.starts_with("/api/median") {
+        median::MAX_TEXT_BYTES
+    } else {
+        MAX_BODY_BYTES
+    }
+}
+
+/// Refuses at once (413) a request whose `Content-Length` says it is larger
+/// than its route takes, rather than waiting for a body that may never come.
+async fn declared_size(req: Request, next: Next) -> Response {
+    let limit = body_limit(req.uri().path());
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u128>().ok());
+    if declared.is_some_and(|n| n > limit as u128) {
+        return ApiError::TooLarge(limit).into_response();
+    }
+    next.run(req).await
 }
 
 /// Refuses requests beyond `max_in_flight` at once with 429, and ends one

@@ -136,7 +136,43 @@ async fn huge_bodies_are_refused() {
     let app = router();
     let position = format!("64 64 10\n{}", ".".repeat(200_000));
     let (status, body) = post(&app, "/api/mines/analyze", json!({ "position": position })).await;
-    assert_error(status, &body, StatusCode::PAYLOAD_TOO_LARGE, "too large");
+    assert_error(
+        status,
+        &body,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "too large (limit 64 KiB)",
+    );
+}
+
+/// A body declared larger than its route takes is refused at once, before
+/// any of it is read (it waited 30 s for the body, then answered 408).
+#[tokio::test]
+async fn a_declared_size_past_the_limit_is_refused_at_once() {
+    let app = router();
+    for (path, declared, limit) in [
+        ("/api/mines/new", "99999999999999", "64 KiB"),
+        ("/api/mines/new", "65537", "64 KiB"),
+        ("/api/sketch?depth=10", "8388609", "8 MiB"),
+        ("/api/geek/replay", "4194305", "4 MiB"),
+    ] {
+        let req = Request::post(path)
+            .header("content-type", "application/json")
+            .header("content-length", declared)
+            .body(Body::from("{}"))
+            .unwrap();
+        let res = app.clone().oneshot(req).await.unwrap();
+        let status = res.status();
+        let bytes = axum::body::to_bytes(res.into_body(), 1 << 16)
+            .await
+            .unwrap();
+        let body: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_error(
+            status,
+            &body,
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!("(limit {limit})"),
+        );
+    }
 }
 
 #[tokio::test]
