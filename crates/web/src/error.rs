@@ -159,14 +159,31 @@ fn plain_serde(text: &str) -> String {
             let rest = &text[at + kind.len()..];
             if let Some((value, after)) = rest.split_once(", ") {
                 let value = value.trim_matches('`');
+                // 1e300 comes as its 301 digits.
+                let value = match value.char_indices().nth(16) {
+                    Some((cut, _)) => format!("{}… ({} characters)", &value[..cut], value.len()),
+                    None => value.to_string(),
+                };
                 text = format!("{}{value} {then}: {after}", &text[..at]);
             }
         }
+    }
+    // "expected struct NewGame": the Rust type means nothing to a client.
+    if let Some(at) = text.find("expected struct ") {
+        let name_end = text[at + "expected struct ".len()..]
+            .find(|c: char| !c.is_alphanumeric())
+            .map_or(text.len(), |n| at + "expected struct ".len() + n);
+        text.replace_range(at..name_end, "expected a JSON object");
     }
     text.replace(
         "invalid digit found in string",
         "expected a whole number (digits only)",
     )
+    .replace(
+        "number too large to fit in target type",
+        "the number is too large",
+    )
+    .replace("invalid float literal", "expected a number")
 }
 
 pub type ApiResult<T> = Result<axum::Json<T>, ApiError>;
@@ -245,6 +262,25 @@ mod tests {
                 "delimiter: \";;\" is not allowed: expected a character",
             ),
             ("unknown field `colour`", "unknown field `colour`"),
+            (
+                "Failed to deserialize the JSON body into the target type: invalid type: null, expected struct NewGame at line 1 column 4",
+                "invalid type: null, expected a JSON object",
+            ),
+            (
+                "Failed to deserialize query string: column: number too large to fit in target type",
+                "column: the number is too large",
+            ),
+            (
+                "Failed to deserialize query string: depth: invalid float literal",
+                "depth: expected a number",
+            ),
+            (
+                &format!(
+                    "Failed to deserialize the JSON body into the target type: difficulty: invalid type: floating point `1{}`, expected f32 at line 1 column 9",
+                    "0".repeat(300)
+                ),
+                "difficulty: 1000000000000000… (301 characters) is not allowed: expected f32",
+            ),
         ] {
             assert_eq!(plain_serde(axum), plain);
         }
