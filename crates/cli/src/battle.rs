@@ -33,8 +33,8 @@ pub struct BattleArgs {
     /// derived from S, so the match is the same on any thread count.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// beginner (9x9/10), intermediate (16x16/40), expert (30x16/99) or
-    /// WIDTHxHEIGHT/MINES.
+    /// contest (16x16/51, first to 26), beginner (9x9/10), intermediate
+    /// (16x16/40), expert (30x16/99) or WIDTHxHEIGHT/MINES.
     #[arg(long, value_name = "WxH/M", default_value = "16x16/51", value_parser = parse_level)]
     level: Level,
     /// Mines needed to win [default: a majority of the mines].
@@ -47,7 +47,9 @@ pub struct BattleArgs {
 }
 
 fn parse_level(s: &str) -> Result<Level, String> {
-    s.parse::<Level>().map_err(|e| e.to_string())
+    s.parse::<Rules>()
+        .map(|r| r.level)
+        .map_err(|e| e.to_string())
 }
 
 fn parse_player(s: &str) -> Result<Player, String> {

@@ -15,18 +15,11 @@ const MINE_MINE: i8 = -2;
 const MINE_THEIRS: i8 = -3;
 
 fn rules(level: &str, target: Option<usize>) -> PyResult<Rules> {
-    if level == "contest" {
-        return match target {
-            None => Ok(Rules::CONTEST),
-            Some(t) => Rules::with_target(Rules::CONTEST.level, t).map_err(value_error),
-        };
-    }
-    let level: arcade_mines::Level = level.parse().map_err(value_error)?;
+    let rules: Rules = level.parse().map_err(value_error)?;
     match target {
-        None => Rules::new(level),
-        Some(t) => Rules::with_target(level, t),
+        None => Ok(rules),
+        Some(t) => Rules::with_target(rules.level, t).map_err(value_error),
     }
-    .map_err(value_error)
 }
 
 fn ai(name: &str) -> PyResult<Ai> {

@@ -75,7 +75,12 @@ impl Default for Rules {
 impl FromStr for Rules {
     type Err = RulesError;
 
+    /// `contest` (the default, 16×16 with 51 mines, first to 26) or a
+    /// level as the single-player commands take it.
     fn from_str(s: &str) -> Result<Rules, RulesError> {
+        if s.trim().eq_ignore_ascii_case("contest") {
+            return Ok(Rules::CONTEST);
+        }
         Rules::new(s.parse::<Level>()?)
     }
 }
@@ -270,6 +275,7 @@ mod tests {
         assert_eq!(Rules::default(), "16x16/51".parse().unwrap());
         assert_eq!(Rules::default().target, 26);
         assert_eq!("9x9/10".parse::<Rules>().unwrap().target, 6);
+        assert_eq!("Contest".parse::<Rules>().unwrap(), Rules::CONTEST);
         assert!("9x9/0".parse::<Rules>().is_err());
         assert!(Rules::with_target(Level::BEGINNER, 11).is_err());
         assert!(Rules::with_target(Level::BEGINNER, 0).is_err());
