@@ -17,7 +17,9 @@ async function start(page, opponent) {
   await page.fill("#seed", "1");
   await page.$eval("#speed", (el) => { el.value = "20"; });
   await page.click("#new");
-  await page.waitForFunction((o) => document.querySelector("#nameB").textContent === o, opponent);
+  // The page's first battle (a random seed) may name the same opponent.
+  await page.waitForFunction((o) => document.querySelector("#nameB").textContent === o
+    && document.querySelector("#gameseed").textContent === "1", opponent);
 }
 
 /** Plays the person's turns with `pick` until the game ends. */
