@@ -22,6 +22,11 @@ pub struct Rules {
 pub enum RulesError {
     #[error(transparent)]
     Level(#[from] LevelError),
+    #[error(
+        "unknown level {0} (expected contest, beginner, intermediate, expert or WIDTHxHEIGHT/MINES such as 30x16/99)"
+    )]
+    /// The level as given, quoted and cut, as [`LevelError::Syntax`] has it.
+    Unknown(String),
     #[error("a battle needs at least one mine")]
     NoMines,
     #[error("target {target} is out of range (1 to the {mines} mines on the board)")]
@@ -81,7 +86,12 @@ impl FromStr for Rules {
         if s.trim().eq_ignore_ascii_case("contest") {
             return Ok(Rules::CONTEST);
         }
-        Rules::new(s.parse::<Level>()?)
+        match s.parse::<Level>() {
+            Ok(level) => Rules::new(level),
+            // The battle knows one more name than the single-player levels.
+            Err(LevelError::Syntax(given)) => Err(RulesError::Unknown(given)),
+            Err(e) => Err(e.into()),
+        }
     }
 }
 
@@ -276,6 +286,10 @@ mod tests {
         assert_eq!(Rules::default().target, 26);
         assert_eq!("9x9/10".parse::<Rules>().unwrap().target, 6);
         assert_eq!("Contest".parse::<Rules>().unwrap(), Rules::CONTEST);
+        assert_eq!(
+            "huge".parse::<Rules>().unwrap_err().to_string(),
+            "unknown level \"huge\" (expected contest, beginner, intermediate, expert or WIDTHxHEIGHT/MINES such as 30x16/99)"
+        );
         assert!("9x9/0".parse::<Rules>().is_err());
         assert!(Rules::with_target(Level::BEGINNER, 11).is_err());
         assert!(Rules::with_target(Level::BEGINNER, 0).is_err());
