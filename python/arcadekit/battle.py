@@ -121,11 +121,11 @@ class MinesBattleEnv(AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        cell = action_index(action, self.action_spaces[agent].n)
-        if not self._core.is_hidden(cell):
+        captured = self._core.play(action_index(action, self.action_spaces[agent].n))
+        if captured is None:  # not a hidden cell
             self._end(illegal_by=agent)
         else:
-            if self._core.play(cell):
+            if captured:
                 self.rewards[agent] += self._capture_reward
             if self._core.is_over:
                 self._end()

@@ -111,11 +111,7 @@ pub fn load<T: DeserializeOwned + Validate>(path: &Path) -> Result<T, Checkpoint
         path: name(),
         source,
     })?;
-    // A regular file says its size: refused before a byte is read.
-    if file
-        .metadata()
-        .is_ok_and(|m| m.is_file() && m.len() > MAX_CHECKPOINT_BYTES)
-    {
+    if crate::input::says_larger(&file, MAX_CHECKPOINT_BYTES) {
         return Err(CheckpointError::TooLarge { path: name() });
     }
     let mut bytes = Vec::new();
@@ -269,6 +265,19 @@ mod tests {
         assert!(err.to_string().contains("state.json"));
         let missing = load::<State>(&dir.join("nope.json")).unwrap_err();
         assert!(matches!(missing, CheckpointError::Read { .. }));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A file past the limit is refused from its size, before any reading:
+    /// here a sparse file of 1 GiB + 1 byte that holds no data.
+    #[test]
+    fn a_checkpoint_past_the_limit_is_refused_from_its_size() {
+        let dir = temp_dir("large");
+        let path = dir.join("state.json");
+        let file = std::fs::File::create(&path).unwrap();
+        file.set_len(MAX_CHECKPOINT_BYTES + 1).unwrap();
+        let err = load::<State>(&path).unwrap_err().to_string();
+        assert!(err.ends_with("checkpoint is larger than 1 GiB"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -93,11 +93,7 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
             )));
         }
         let file = std::fs::File::open(path).map_err(read_err)?;
-        // A regular file says its size: refused before a byte is read.
-        if let Ok(meta) = file.metadata()
-            && meta.is_file()
-            && meta.len() > limit
-        {
+        if says_larger(&file, limit) {
             return Err(InputError::TooLarge { name, limit });
         }
         file.take(limit + 1)
@@ -108,6 +104,14 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
         return Err(InputError::TooLarge { name, limit });
     }
     Ok(bytes)
+}
+
+/// Whether `file` is a regular file larger than `limit`: its size is known
+/// before a byte is read, so it is refused without reading it (a pipe or a
+/// device is read up to the limit instead).
+pub fn says_larger(file: &std::fs::File, limit: u64) -> bool {
+    file.metadata()
+        .is_ok_and(|m| m.is_file() && m.len() > limit)
 }
 
 #[cfg(test)]

@@ -112,7 +112,7 @@ impl EvalPartial {
     fn push(&mut self, o: &Outcome) {
         self.pipes.push(o.pipes);
         self.frames += o.frames;
-        if o.crashed {
+        if o.crashed() {
             self.crashes += 1;
         } else {
             self.capped += 1;

@@ -44,7 +44,7 @@ pub fn play(
         seed,
         pipes: o.pipes,
         frames: o.frames,
-        crashed: o.crashed,
+        crashed: o.crashed(),
         crashed_into: o.crashed_into,
         reward: o.reward,
         seconds: start.elapsed().as_secs_f64(),

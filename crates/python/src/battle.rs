@@ -6,7 +6,7 @@ use crate::value_error;
 use arcade_core::Rng;
 use arcade_mines::Cell;
 use arcade_mines::battle::arena::{layout_seed, play_game, seat_rngs};
-use arcade_mines::battle::{Ai, Battle, Rules};
+use arcade_mines::battle::{Ai, Battle, MoveError, Rules};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 
@@ -102,22 +102,20 @@ impl BattleCore {
         self.replay.restart(seed);
     }
 
-    /// Whether `cell` is still hidden, so a click on it is a move (a cell
-    /// off the board is an error, worded as in [`BattleCore::play`]).
-    fn is_hidden(&self, cell: i64) -> PyResult<bool> {
+    /// Clicks `cell` for the player to move: True if it captured a mine,
+    /// None (and nothing played) if the cell is not hidden, the illegal move
+    /// the environment ends the game on. A cell off the board is an error,
+    /// worded as every core words it.
+    fn play(&mut self, cell: i64) -> PyResult<Option<bool>> {
         let cells = self.rules.level.width * self.rules.level.height;
         let cell = crate::mines::check_cell(cells, cell).map_err(value_error)?;
-        Ok(self.battle.view().is_hidden(cell))
-    }
-
-    /// Clicks `cell` for the player to move: True if it captured a mine. A
-    /// cell off the board is an error, worded as every core words it.
-    fn play(&mut self, cell: i64) -> PyResult<bool> {
-        let cells = self.rules.level.width * self.rules.level.height;
-        let cell = crate::mines::check_cell(cells, cell).map_err(value_error)?;
-        let turn = self.battle.play(cell).map_err(value_error)?;
+        let turn = match self.battle.play(cell) {
+            Ok(turn) => turn,
+            Err(MoveError::NotHidden { .. } | MoveError::Captured { .. }) => return Ok(None),
+            Err(e) => return Err(value_error(e)),
+        };
         self.replay.record(cell as u32); // a cell of the board
-        Ok(turn == arcade_mines::battle::Turn::Captured)
+        Ok(Some(turn == arcade_mines::battle::Turn::Captured))
     }
 
     /// The cell the built-in AI (`rule`, `greedy` or `ev`) clicks for the

@@ -9,7 +9,6 @@ const askGame = lastAsked();
 // What the bird crashed into, for the message and the banner (the ceiling is
 // deadly here, unlike in FlapPyBird).
 const INTO = { ceiling: "the ceiling", ground: "the ground", pipe: "a pipe" };
-const HIT = { ceiling: "Hit the ceiling", ground: "Hit the ground", pipe: "Hit a pipe" };
 
 const step = new Lockstep(async (to, inputs) => {
   const flaps = [...new Set(inputs.map((i) => i[0]))];
@@ -103,7 +102,7 @@ function draw() {
   ctx.textAlign = "left";
   // Above the bird's starting height, clear of the score.
   if (halted) banner(ctx, ["Stopped", "Enter or New game: play again"], 0.28);
-  else if (state.status === "crashed") banner(ctx, [HIT[state.crashed_into] || "Crashed", "Enter or New game: play again"], 0.28);
+  else if (state.status === "crashed") banner(ctx, [state.crashed_into ? `Hit ${INTO[state.crashed_into]}` : "Crashed", "Enter or New game: play again"], 0.28);
   else if (mode === "play" && state.frame === 0 && !$("#stepmode").checked) banner(ctx, ["Get ready", "Space, click or tap to flap"], 0.28);
 }
 
