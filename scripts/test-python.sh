@@ -31,7 +31,7 @@ PY="$VENV/bin/python"
 echo "== installing maturin and the test dependencies"
 "$PY" -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null
 "$PY" -m pip install -q --disable-pip-version-check \
-    "maturin>=1.9,<2" "gymnasium>=1.0" "pettingzoo>=1.24" numpy bottleneck pytest
+    "maturin>=1.9,<2" "gymnasium>=1.0" "pettingzoo>=1.24" numpy bottleneck pytest mypy
 # arcadekit.distributed's tests start a local Ray cluster (python/tests/test_distributed.py).
 "$PY" -m pip install -q --disable-pip-version-check "ray[tune]>=2.9" tqdm
 

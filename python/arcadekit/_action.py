@@ -6,12 +6,14 @@ bug in the caller (a policy's raw output, a forgotten ``argmax``); turning
 
 from __future__ import annotations
 
+from typing import Union
+
 import numpy as np
 
 _I64 = (-(2**63), 2**63 - 1)
 
 
-def action_index(action, n: int) -> int:
+def action_index(action, n: Union[int, np.integer]) -> int:
     """``action`` as a Python int: an int, a bool, a NumPy integer, or an
     integer array of one element. Anything else raises a one-line error."""
     value = action

@@ -1,17 +1,72 @@
 """Type stubs of the Rust extension (the Python modules wrap it)."""
 
 from os import PathLike
-from typing import Callable, Dict, List, Optional, Tuple, Union
+from typing import Callable, Dict, List, Optional, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
+
+__all__ = [
+    "TetrisCore",
+    "TetrisVectorCore",
+    "tetris_best_placement",
+    "tetris_check_size",
+    "tetris_ais",
+    "tetris_features",
+    "tetris_weights",
+    "tetris_play",
+    "tetris_engine_seconds",
+    "flappy_engine_seconds",
+    "FlappyCore",
+    "FlappyVectorCore",
+    "FLAPPY_SCREEN",
+    "FLAPPY_GEOMETRY",
+    "mines_check_size",
+    "MinesCore",
+    "MinesVectorCore",
+    "mines_analyze",
+    "mines_analyze_text",
+    "mines_play",
+    "BattleCore",
+    "battle_game",
+    "move_median_rows",
+    "sketch",
+    "geek_replay",
+    "geek_solve",
+    "jumpin_solve",
+    "jumpin_generate",
+    "jumpin_check_generator",
+    "tiles_solve",
+    "tiles_check",
+    "tiles_generate",
+    "TilesCore",
+    "TilesVectorCore",
+    "JumpinCore",
+    "JumpinVectorCore",
+    "jumpin_challenges",
+    "shard_check",
+    "shard_spec",
+    "shard_units",
+    "shard_run",
+    "shard_report",
+    "tune_new",
+    "tune_ask",
+    "tune_fitness",
+    "tune_tell",
+    "tune_save",
+    "tune_load",
+    "tune_result",
+    "tune_recommendation",
+    "episode_seed",
+    "__version__",
+]
 
 FLAPPY_SCREEN: Tuple[int, int]
 FLAPPY_GEOMETRY: Tuple[int, int, int, int, int, int]
 
 #: A Flappy Bird vector step: observations, rewards, terminations,
 #: truncations and `{"pipes": ...}`.
-FlappyStep = Tuple[
+_FlappyStep = Tuple[
     npt.NDArray[np.float32],
     npt.NDArray[np.float64],
     npt.NDArray[np.bool_],
@@ -23,15 +78,16 @@ __version__: str
 
 def episode_seed(master: int, env: int, episode: int) -> int: ...
 
+@final
 class TetrisCore:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         width: int = 10,
         height: int = 20,
         pieces: str = "uniform",
         scoring: str = "lines",
         max_pieces: Optional[int] = None,
-    ) -> None: ...
+    ) -> TetrisCore: ...
     def __deepcopy__(self, memo: Dict[int, object]) -> TetrisCore: ...
     def __reduce__(self) -> Tuple[type, tuple, Tuple[object, bytes]]: ...
     def __setstate__(self, state: Tuple[object, bytes]) -> None: ...
@@ -55,9 +111,10 @@ class TetrisCore:
     def afterstate_features(self) -> npt.NDArray[np.float64]: ...
     def ai_action(self, ai: str = "bcts", preview: bool = False) -> Optional[int]: ...
 
+@final
 class TetrisVectorCore:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         num_envs: int,
         seed: int,
         width: int = 10,
@@ -65,7 +122,7 @@ class TetrisVectorCore:
         pieces: str = "uniform",
         scoring: str = "lines",
         max_pieces: Optional[int] = None,
-    ) -> None: ...
+    ) -> TetrisVectorCore: ...
     def reset(self, seed: int) -> None: ...
     def step(
         self, actions: npt.NDArray[np.int64]
@@ -92,8 +149,9 @@ class TetrisVectorCore:
         npt.NDArray[np.uint64],
     ]: ...
 
+@final
 class FlappyCore:
-    def __init__(self, max_pipes: Optional[int] = None, extended: bool = False) -> None: ...
+    def __new__(cls, max_pipes: Optional[int] = None, extended: bool = False) -> FlappyCore: ...
     def __deepcopy__(self, memo: Dict[int, object]) -> FlappyCore: ...
     def __reduce__(self) -> Tuple[type, tuple, Tuple[object, bytes]]: ...
     def __setstate__(self, state: Tuple[object, bytes]) -> None: ...
@@ -113,23 +171,25 @@ class FlappyCore:
     def is_over(self) -> bool: ...
     def text(self) -> str: ...
 
+@final
 class FlappyVectorCore:
-    def __init__(
-        self, num_envs: int, seed: int, max_pipes: Optional[int] = None, extended: bool = False
-    ) -> None: ...
+    def __new__(
+        cls, num_envs: int, seed: int, max_pipes: Optional[int] = None, extended: bool = False
+    ) -> FlappyVectorCore: ...
     def reset(self, seed: int) -> None: ...
     def step(
         self, actions: npt.NDArray[np.int64]
     ) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]: ...
-    def step_observe(self, actions: npt.NDArray[np.int64]) -> FlappyStep: ...
-    def step_in_place(self, actions: npt.NDArray[np.int64]) -> FlappyStep: ...
+    def step_observe(self, actions: npt.NDArray[np.int64]) -> _FlappyStep: ...
+    def step_in_place(self, actions: npt.NDArray[np.int64]) -> _FlappyStep: ...
     def observe(self) -> npt.NDArray[np.float32]: ...
     def scores(self) -> npt.NDArray[np.uint64]: ...
     def scenes(self) -> List[Tuple[int, List[Tuple[int, int]]]]: ...
     def margins(self) -> npt.NDArray[np.int32]: ...
 
+@final
 class MinesCore:
-    def __init__(self, level: str = "beginner", rule: str = "sfar") -> None: ...
+    def __new__(cls, level: str = "beginner", rule: str = "sfar") -> MinesCore: ...
     def __deepcopy__(self, memo: Dict[int, object]) -> MinesCore: ...
     def __reduce__(self) -> Tuple[type, tuple, Tuple[object, bytes]]: ...
     def __setstate__(self, state: Tuple[object, bytes]) -> None: ...
@@ -148,8 +208,9 @@ class MinesCore:
     def solver_action(self, strength: str = "standard") -> Optional[int]: ...
     def text(self) -> str: ...
 
+@final
 class MinesVectorCore:
-    def __init__(self, num_envs: int, seed: int, level: str = "beginner", rule: str = "sfar") -> None: ...
+    def __new__(cls, num_envs: int, seed: int, level: str = "beginner", rule: str = "sfar") -> MinesVectorCore: ...
     def reset(self, seed: int) -> None: ...
     def step(
         self, actions: npt.NDArray[np.int64]
@@ -158,9 +219,10 @@ class MinesVectorCore:
     def probabilities(self) -> npt.NDArray[np.float64]: ...
     def solver_actions(self, strength: str = "standard") -> npt.NDArray[np.int64]: ...
 
+@final
 class TilesVectorCore:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         num_envs: int,
         seed: int,
         level: Optional[str] = None,
@@ -170,7 +232,7 @@ class TilesVectorCore:
         capacity: Optional[int] = None,
         difficulty: float = 0.5,
         win_reward: bool = False,
-    ) -> None: ...
+    ) -> TilesVectorCore: ...
     def reset(self, seed: int) -> None: ...
     def step(
         self, actions: npt.NDArray[np.int64]
@@ -186,12 +248,13 @@ class TilesVectorCore:
         npt.NDArray[np.bool_],
     ]: ...
     def geometry(self) -> npt.NDArray[np.int32]: ...
-    def solver_actions(self, nodes: int = 100_000, fallback: Optional[str] = "greedy") -> npt.NDArray[np.int64]: ...
+    def solver_actions(self, nodes: int = 100_000, fallback: Optional[str] = ...) -> npt.NDArray[np.int64]: ...
     def greedy_actions(self) -> npt.NDArray[np.int64]: ...
 
+@final
 class JumpinVectorCore:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         num_envs: int,
         seed: int,
         puzzles: Union[str, int],
@@ -200,7 +263,7 @@ class JumpinVectorCore:
         foxes: int = 2,
         mushrooms: int = 3,
         max_moves: int = 200,
-    ) -> None: ...
+    ) -> JumpinVectorCore: ...
     def reset(self, seed: int) -> None: ...
     def step(
         self, actions: npt.NDArray[np.int64]
@@ -285,8 +348,9 @@ def tiles_generate(
     de_swaps: Optional[int] = None,
 ) -> Tuple[str, str]: ...
 
+@final
 class BattleCore:
-    def __init__(self, level: str = "contest", target: Optional[int] = None) -> None: ...
+    def __new__(cls, level: str = "contest", target: Optional[int] = None) -> BattleCore: ...
     def __deepcopy__(self, memo: Dict[int, object]) -> BattleCore: ...
     def __reduce__(self) -> Tuple[type, tuple, Tuple[object, bytes]]: ...
     def __setstate__(self, state: Tuple[object, bytes]) -> None: ...
@@ -314,16 +378,17 @@ def battle_game(
     first: str, second: str, seed: int, level: str = "contest", target: Optional[int] = None
 ) -> Tuple[Tuple[int, int], Optional[int], int]: ...
 
+@final
 class TilesCore:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         level: Optional[str] = None,
         layers: int = 26,
         types: int = 12,
         groups: int = 10,
         capacity: Optional[int] = None,
         difficulty: float = 0.5,
-    ) -> None: ...
+    ) -> TilesCore: ...
     def __deepcopy__(self, memo: Dict[int, object]) -> TilesCore: ...
     def __reduce__(self) -> Tuple[type, tuple, Tuple[object, bytes]]: ...
     def __setstate__(self, state: Tuple[object, bytes]) -> None: ...
@@ -354,8 +419,9 @@ class TilesCore:
     def greedy_action(self) -> Optional[int]: ...
     def level_json(self) -> str: ...
 
+@final
 class JumpinCore:
-    def __init__(self) -> None: ...
+    def __new__(cls) -> JumpinCore: ...
     def __deepcopy__(self, memo: Dict[int, object]) -> JumpinCore: ...
     def __reduce__(self) -> Tuple[type, tuple, Tuple[object, bytes]]: ...
     def __setstate__(self, state: Tuple[object, bytes]) -> None: ...

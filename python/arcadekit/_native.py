@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Callable, Dict, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence
 
 import numpy as np
 
@@ -93,4 +93,8 @@ class _Native:
         return value
 
 
-native: Any = _Native()
+if TYPE_CHECKING:
+    # The wrapper keeps every signature, so calls are checked against the stub.
+    native = _arcadekit
+else:
+    native = _Native()

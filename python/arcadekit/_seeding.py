@@ -34,9 +34,10 @@ def checked_seed(seed) -> Optional[int]:
 def engine_seed(seed: Optional[int], rng: np.random.Generator) -> int:
     """``seed`` itself when given (so ``reset(seed=s)`` plays the CLI's game of
     ``--seed s``), else a draw from the environment's ``np_random``."""
-    if seed is None:
+    checked = checked_seed(seed)
+    if checked is None:
         return int(rng.integers(0, 2**63, dtype=np.int64))
-    return checked_seed(seed)
+    return checked
 
 
 def no_options(options: Optional[dict]) -> None:

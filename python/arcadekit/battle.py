@@ -12,7 +12,7 @@ Needs ``pettingzoo`` (``pip install arcadekit[pettingzoo]``).
 from __future__ import annotations
 
 import math
-from typing import Optional
+from typing import Any, Dict, Optional
 
 import numpy as np
 from gymnasium import spaces
@@ -44,7 +44,7 @@ class MinesBattleEnv(AECEnv):
     from the same per-seat random streams, so two AIs replay it exactly.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "arcadekit_mines_battle_v0", "is_parallelizable": False}
+    metadata: Dict[str, Any] = {"render_modes": ["ansi"], "name": "arcadekit_mines_battle_v0", "is_parallelizable": False}
 
     @checked
     def __init__(self, level: str = "contest", target: Optional[int] = None,
@@ -90,7 +90,7 @@ class MinesBattleEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: Dict[str, dict] = {a: {} for a in self.agents}
         self.agent_selection = self.agents[self._core.to_move]
 
     def _require_players(self, call: str) -> None:

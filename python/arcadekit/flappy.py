@@ -30,6 +30,7 @@ class FlappyEnv(gym.Env):
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 30}
+    action_space: spaces.Discrete
 
     @checked
     def __init__(

@@ -57,6 +57,7 @@ class JumpInEnv(gym.Env):
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+    action_space: spaces.Discrete
 
     @checked
     def __init__(

@@ -37,6 +37,7 @@ class MinesweeperEnv(gym.Env):
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    action_space: spaces.Discrete
 
     @checked
     def __init__(

@@ -44,6 +44,7 @@ class TetrisEnv(gym.Env):
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 8}
+    action_space: spaces.Discrete
 
     @checked
     def __init__(

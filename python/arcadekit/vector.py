@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Optional
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
@@ -58,7 +59,7 @@ class _RustVectorEnv(VectorEnv):
         self.num_envs = num_envs
         self.single_observation_space = single.observation_space
         self.single_action_space = single.action_space
-        self._observation_space = None  # built on first use: see observation_space
+        self._observation_space: Optional[spaces.Space] = None  # built on first use: see observation_space
         self.action_space = batch_space(single.action_space, num_envs)
         self._core = core
         self._first_seed = seed
@@ -93,6 +94,14 @@ class _RustVectorEnv(VectorEnv):
     def _actions(self, actions) -> np.ndarray:
         """``actions`` as the contiguous int64 array of one action a game."""
         return action_array(actions, self.num_envs)
+
+    def _obs(self):
+        """Every game's observation, batched (each game's class builds its own)."""
+        raise NotImplementedError
+
+    def _frames(self):
+        """One RGB frame per game (each game's class draws its own)."""
+        raise NotImplementedError
 
     def step(self, actions):
         require_reset(self._started, "step")
@@ -216,7 +225,7 @@ class FlappyVectorEnv(_RustVectorEnv):
         if type(self).step is FlappyVectorEnv.step:  # unless a subclass overrides it
             # From the first reset, `step` is the Rust call itself, bound per
             # instance: a Python frame in between cost a tenth of a step at 64 games.
-            self.step = self._rust_step
+            self.step = self._rust_step  # type: ignore[method-assign]
         return out
 
     def step(self, actions):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from typing import Callable, Optional
+from typing import Any, Callable, Dict, Optional
 
 from .._native import native as _arcadekit
 from .cluster import cancelling, check_cpus, connect
@@ -170,7 +170,7 @@ def _run(kind, spec_text, units, size, threads, cpus, shards, progress, on_shard
     window = 4 * max(1, cpus // threads)
     todo = ((s, min(s + size, units)) for s in range(0, units, size) if s not in shards.shards)
     started = time.monotonic()
-    pending = {}
+    pending: Dict[Any, int] = {}  # a shard task → its units
     with cancelling(pending, bar):
         while True:
             for s, e in todo:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import socket
-from typing import Optional
+from typing import Any, Dict, Optional
 
 #: Seconds to wait for a cluster's head to answer before giving up (Ray
 #: itself keeps retrying an unreachable address for minutes).
@@ -31,8 +31,8 @@ def connect(address: Optional[str] = None, num_cpus: Optional[int] = None) -> in
             raise ClusterError(f"num_cpus must be at least 1, found {num_cpus}")
         # "local" starts a cluster for this run even when this machine has
         # joined one (`ray start`), which `address=None` would attach to.
-        kwargs = dict(address=address or "local", num_cpus=num_cpus, logging_level=logging.WARNING,
-                      include_dashboard=False, log_to_driver=False)
+        kwargs: Dict[str, Any] = dict(address=address or "local", num_cpus=num_cpus, logging_level=logging.WARNING,
+                                      include_dashboard=False, log_to_driver=False)
         if address is not None:
             del kwargs["num_cpus"], kwargs["include_dashboard"]
         if address is not None and address.startswith("ray://"):

@@ -81,13 +81,16 @@ class ShardStore:
 
     def add(self, start: int, shard: str) -> None:
         self.shards[start] = shard
-        if self._file is not None:
-            self._write(shard)
+        self._write(shard)
 
     def _write(self, line: str) -> None:
-        self._file.write(line + "\n")
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        """Appends ``line`` to the file, synced (nothing for a store in memory)."""
+        f = self._file
+        if f is None:
+            return
+        f.write(line + "\n")
+        f.flush()
+        os.fsync(f.fileno())
 
     def done(self) -> List[str]:
         return [self.shards[k] for k in sorted(self.shards)]

@@ -206,10 +206,12 @@ def tune_search(
     with contextlib.redirect_stdout(sys.stderr):
         results = tuner.fit()
     best = results.get_best_result()
+    assert best.config is not None and best.metrics is not None, "Ray Tune reported no trial"
+    trials = [results[i] for i in range(len(results))]
     return {
         "best": [best.config[f"x{i}"] for i in range(len(centre))],
         "best_fitness": best.metrics["fitness"],
-        "fitness": sorted((r.metrics["fitness"] for r in results if r.metrics), reverse=True),
+        "fitness": sorted((r.metrics["fitness"] for r in trials if r.metrics), reverse=True),
         "samples": samples,
         "eval_seed": eval_seed,
         "seconds": time.monotonic() - started,
