@@ -6,7 +6,8 @@ use anyhow::{Result, anyhow};
 use arcade_core::checkpoint::check_writable;
 use arcade_sketch::{Light, sketch_file};
 use clap::Args;
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 #[derive(Args)]
 pub struct SketchArgs {
@@ -15,7 +16,8 @@ pub struct SketchArgs {
     #[arg(value_name = "IN")]
     input: PathBuf,
     /// Output image; the format follows the extension (.png, .jpg, .bmp,
-    /// .gif, .tif, .webp, .pgm). Written whole or not at all; never the input.
+    /// .gif, .tif, .webp, .pgm). Written whole or not at all; never the
+    /// input. `-` writes a PNG to standard output (the report goes to stderr).
     #[arg(value_name = "OUT")]
     output: PathBuf,
     /// Relief depth: larger values give darker, stronger strokes (above 0,
@@ -38,8 +40,16 @@ pub struct SketchArgs {
 }
 
 pub fn run(args: SketchArgs) -> Result<()> {
+    let to_stdout = args.output == Path::new("-");
+    if to_stdout && args.output_args.json {
+        return Err(bad_input(anyhow!(
+            "--json prints to standard output, where OUT `-` writes the image: name an output file"
+        )));
+    }
     // Before the decode and the filter, as every command's output is.
-    check_writable(&args.output).map_err(bad_input)?;
+    if !to_stdout {
+        check_writable(&args.output).map_err(bad_input)?;
+    }
     let light = Light {
         depth: args.depth,
         elevation: args.elevation,
@@ -54,5 +64,12 @@ pub fn run(args: SketchArgs) -> Result<()> {
             anyhow!(e)
         }
     })?;
+    if to_stdout {
+        // Standard output holds the image: the report is a status line.
+        if !args.output_args.quiet {
+            let _ = write!(std::io::stderr(), "{report}");
+        }
+        return Ok(());
+    }
     args.output_args.emit(&report)
 }

@@ -12,6 +12,9 @@ fn golden(name: &str) -> String {
         .to_string()
 }
 
+/// The light of the golden sketch `photo-37x23-d30.sketch.png`.
+const GOLDEN_LIGHT: &[&str] = &["--depth", "30", "--elevation", "0.8", "--azimuth", "2"];
+
 /// The image at `path` has the golden sketch's size and each pixel is within
 /// one grey level of it.
 fn assert_near_golden(path: &Path, name: &str) {
@@ -31,18 +34,14 @@ fn assert_near_golden(path: &Path, name: &str) {
 fn writes_the_sketch_numpy_would_within_one() {
     let dir = temp_dir("golden");
     let out = dir.join("sketch.png");
-    let o = arcade(&[
-        "sketch",
-        &golden("photo-37x23-d30.png"),
-        out.to_str().unwrap(),
-        "--depth",
-        "30",
-        "--elevation",
-        "0.8",
-        "--azimuth",
-        "2",
-        "--json",
-    ]);
+    let photo = golden("photo-37x23-d30.png");
+    let o = arcade(
+        &[
+            &["sketch", &photo, out.to_str().unwrap(), "--json"],
+            GOLDEN_LIGHT,
+        ]
+        .concat(),
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(
@@ -146,17 +145,8 @@ fn truncated_zero_size_and_gif() {
     );
     assert!(!out.exists());
     let gif = dir.join("x.gif");
-    let o = arcade(&[
-        "sketch",
-        &golden("photo-37x23-d30.png"),
-        gif.to_str().unwrap(),
-        "--depth",
-        "30",
-        "--elevation",
-        "0.8",
-        "--azimuth",
-        "2",
-    ]);
+    let photo = golden("photo-37x23-d30.png");
+    let o = arcade(&[&["sketch", &photo, gif.to_str().unwrap()], GOLDEN_LIGHT].concat());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_near_golden(&gif, "photo-37x23-d30.sketch.png");
     std::fs::remove_dir_all(&dir).ok();
@@ -190,5 +180,35 @@ fn report_to_a_full_disk_is_one_line_and_exit_1() {
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
         assert!(err.contains("error: writing to standard output"), "{err}");
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `OUT` `-` writes the sketch to standard output as a PNG (the report goes
+/// to stderr), so `arcade sketch - - < photo > sketch.png` is a filter;
+/// `--json` there would mix the report into the image and is refused.
+#[test]
+fn out_dash_writes_a_png_to_stdout() {
+    let dir = temp_dir("stdout");
+    let photo = std::fs::read(golden("photo-37x23-d30.png")).unwrap();
+    let args = [&["sketch", "-", "-"], GOLDEN_LIGHT].concat();
+    let o = crate::common::arcade_with_input(&args, &photo);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.stdout.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("standard input → standard output (37×23"),
+        "{err}"
+    );
+    let out = dir.join("piped.png");
+    std::fs::write(&out, &o.stdout).unwrap();
+    assert_near_golden(&out, "photo-37x23-d30.sketch.png");
+
+    let quiet = crate::common::arcade_with_input(&[&args[..], &["--quiet"]].concat(), &photo);
+    assert!(quiet.status.success() && quiet.stderr.is_empty());
+    assert_eq!(quiet.stdout, o.stdout);
+    assert_bad_input(
+        &["sketch", &golden("photo-37x23-d30.png"), "-", "--json"],
+        "--json prints to standard output, where OUT `-` writes the image",
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -7,7 +7,7 @@ use crate::{Light, SketchReport, into_grey, pencil_sketch};
 use arcade_core::checkpoint::{CheckpointError, same_file, write_atomic};
 use image::codecs::pnm::{PnmEncoder, PnmSubtype, SampleEncoding};
 use image::{DynamicImage, ExtendedColorType, GrayImage, ImageEncoder, ImageFormat, ImageReader};
-use std::io::Cursor;
+use std::io::{Cursor, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -88,8 +88,12 @@ fn one_line(e: &image::ImageError) -> String {
         .join("; ")
 }
 
-/// The output format for `path`'s extension, if the build can write it.
+/// The output format for `path`'s extension, if the build can write it;
+/// PNG for `-` (standard output), which has no extension to name one.
 pub fn output_format(path: &Path) -> Result<ImageFormat, SketchError> {
+    if is_stdout(path) {
+        return Ok(ImageFormat::Png);
+    }
     let unsupported = || SketchError::UnsupportedOutput {
         path: path.to_path_buf(),
     };
@@ -227,9 +231,36 @@ pub fn sketch_bytes(
     Ok((encode(&out, format)?, out.dimensions()))
 }
 
+/// Whether `path` is `-`, standard output.
+fn is_stdout(path: &Path) -> bool {
+    path == Path::new("-")
+}
+
+/// Writes `encoded` to `output`: a file whole or not at all (a failed write
+/// leaves an older file as it was), or standard output for `-`.
+fn write_output(output: &Path, encoded: &[u8]) -> Result<(), SketchError> {
+    let failed = |source| SketchError::Write {
+        path: output.to_path_buf(),
+        source,
+    };
+    if is_stdout(output) {
+        let mut out = std::io::stdout().lock();
+        return out
+            .write_all(encoded)
+            .and_then(|()| out.flush())
+            .map_err(failed);
+    }
+    write_atomic(output, encoded).map_err(|e| {
+        failed(match e {
+            CheckpointError::Write { source, .. } => source,
+            other => std::io::Error::other(other.to_string()),
+        })
+    })
+}
+
 /// Reads `input` (`-`: standard input; any format the build decodes, at most
 /// [`MAX_FILE_BYTES`]), sketches it and writes `output` in the format its
-/// extension names.
+/// extension names (`-`: PNG on standard output).
 pub fn sketch_file(
     input: &Path,
     output: &Path,
@@ -239,7 +270,7 @@ pub fn sketch_file(
     // Check the output name before the (possibly slow) decode.
     let format = output_format(output)?;
     let name = arcade_core::input::display_name(input);
-    if input != Path::new("-") && same_file(input, output) {
+    if input != Path::new("-") && !is_stdout(output) && same_file(input, output) {
         return Err(SketchError::SameFile {
             path: output.to_path_buf(),
         });
@@ -251,17 +282,14 @@ pub fn sketch_file(
         })?;
     let (encoded, (width, height)) = sketch_bytes(&bytes, &name, format, light)?;
     drop(bytes);
-    // Whole or not at all: a failed write leaves an older file as it was.
-    write_atomic(output, &encoded).map_err(|e| SketchError::Write {
-        path: output.to_path_buf(),
-        source: match e {
-            CheckpointError::Write { source, .. } => source,
-            other => std::io::Error::other(other.to_string()),
-        },
-    })?;
+    write_output(output, &encoded)?;
     Ok(SketchReport {
         input: name,
-        output: output.display().to_string(),
+        output: if is_stdout(output) {
+            "standard output".to_string()
+        } else {
+            output.display().to_string()
+        },
         width,
         height,
         depth: light.depth,
