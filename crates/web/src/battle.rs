@@ -31,6 +31,9 @@ pub struct NewGame {
     pub players: Vec<String>,
     /// `WxH/M`; the contest's 16x16/51 (first to 26) by default.
     pub level: Option<String>,
+    /// Mines needed to win (a majority of the level's by default), as
+    /// `arcade mines battle --target`.
+    pub target: Option<usize>,
     pub seed: Option<u64>,
 }
 
@@ -59,10 +62,13 @@ async fn new_game(
     State(app): State<AppRef>,
     ApiJson(req): ApiJson<NewGame>,
 ) -> ApiResult<BattleState> {
-    let rules = match &req.level {
+    let mut rules = match &req.level {
         Some(l) => l.parse::<Rules>().map_err(ApiError::bad)?,
         None => Rules::CONTEST,
     };
+    if let Some(t) = req.target {
+        rules = Rules::with_target(rules.level, t).map_err(ApiError::bad)?;
+    }
     let (w, h) = (rules.level.width, rules.level.height);
     if w > MAX_WEB_SIDE || h > MAX_WEB_SIDE {
         return Err(ApiError::BadRequest(format!(

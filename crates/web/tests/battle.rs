@@ -88,3 +88,48 @@ async fn bad_battles_are_400() {
         assert_error(status, &v, StatusCode::BAD_REQUEST, needle);
     }
 }
+
+/// `target` sets the mines needed to win, as `arcade mines battle --target`:
+/// the game ends at the first seat to reach it; one past the mines is a 400.
+#[tokio::test]
+async fn the_target_ends_the_game() {
+    let app = router();
+    let (status, v) = post(
+        &app,
+        "/api/battle/new",
+        json!({"players": ["ev", "greedy"], "level": "9x9/10", "target": 3, "seed": 4}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["view"]["target"], 3);
+    let id = v["session"].as_str().unwrap().to_string();
+    let scores = loop {
+        let (status, v) = post(&app, &format!("/api/battle/{id}/ai"), json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        if v["view"]["over"] == true {
+            break v["view"]["scores"].clone();
+        }
+    };
+    let scores: Vec<u64> = scores
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_u64().unwrap())
+        .collect();
+    assert_eq!(scores.iter().max(), Some(&3), "{scores:?}");
+    assert!(scores.iter().sum::<u64>() < 10, "{scores:?}");
+    for target in [0, 11] {
+        let (status, v) = post(
+            &app,
+            "/api/battle/new",
+            json!({"players": ["ev", "greedy"], "level": "9x9/10", "target": target}),
+        )
+        .await;
+        assert_error(
+            status,
+            &v,
+            StatusCode::BAD_REQUEST,
+            &format!("target {target} is out of range"),
+        );
+    }
+}
