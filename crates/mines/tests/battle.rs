@@ -262,7 +262,8 @@ fn search_opens_in_the_interior() {
 }
 
 /// Shards merge exactly: games 0..k plus k..n give the counts of 0..n,
-/// split inside a 4,096-game block and on its boundary.
+/// split inside a 4,096-game block, inside a layout pair and on the block's
+/// boundary.
 #[test]
 fn match_shards_merge_exactly() {
     use arcade_mines::battle::arena::{MatchReport, run_range};
@@ -277,7 +278,7 @@ fn match_shards_merge_exactly() {
     let whole = run_range(&cfg, 0..4200, &hidden).unwrap();
     assert_eq!(whole.games, 4200);
     assert!(whole.a_wins > 0 && whole.b_wins > 0);
-    for k in [1000, 4096] {
+    for k in [1000, 1001, 4096] {
         let mut left = run_range(&cfg, 0..k, &hidden).unwrap();
         left.merge(&run_range(&cfg, k..4200, &hidden).unwrap());
         assert_eq!(left, whole, "split at {k}");
@@ -304,4 +305,67 @@ fn layout_seeds_pair_the_seatings() {
     }
     assert_eq!(layout_seed(9, 0), arcade_core::derive_seed(9, 0));
     assert_eq!(layout_seed(9, 7), arcade_core::derive_seed(9, 3));
+}
+
+/// A stopped run counts whole layout pairs only (games 2j and 2j + 1 both
+/// played), a finished range every game, against a plain count of random
+/// played subsets.
+#[test]
+fn a_stopped_match_counts_whole_pairs() {
+    use arcade_mines::battle::GameResult;
+    use arcade_mines::battle::arena::{MatchPartial, PairFold};
+    let result = |i: u64| GameResult {
+        scores: [(i % 7) as usize, (i % 5) as usize],
+        winner: [Some(0), Some(1), None][(i % 3) as usize],
+        moves: i as usize,
+    };
+    // A is seat 0 in even games.
+    let plain = |games: &[u64]| {
+        let mut p = MatchPartial::default();
+        for &i in games {
+            let r = result(i);
+            let a = (i % 2) as usize;
+            p.games += 1;
+            p.mines_a += r.scores[a] as u64;
+            p.mines_b += r.scores[1 - a] as u64;
+            p.moves += r.moves as u64;
+            p.a_wins += u64::from(r.winner == Some(a));
+            p.b_wins += u64::from(r.winner == Some(1 - a));
+            p.draws += u64::from(r.winner.is_none());
+            p.first_wins += u64::from(r.winner == Some(0));
+        }
+        p
+    };
+    let mut rng = Rng::new(17);
+    let mut dropped_some = 0;
+    for case in 0..300 {
+        let n = 1 + rng.below(40);
+        let start = rng.below(3);
+        let played: Vec<u64> = (start..start + n).filter(|_| rng.below(4) != 0).collect();
+        let fold = || {
+            let mut fold = PairFold::default();
+            for &i in &played {
+                fold.push(i, result(i), i % 2 == 0);
+            }
+            fold
+        };
+        let whole: Vec<u64> = played
+            .iter()
+            .copied()
+            .filter(|i| played.contains(&(i ^ 1)))
+            .collect();
+        let stopped = fold().finish(true);
+        assert_eq!(stopped, plain(&whole), "case {case}: {played:?}");
+        assert_eq!(stopped.games % 2, 0);
+        assert_eq!(
+            fold().finish(false),
+            plain(&played),
+            "case {case}: {played:?}"
+        );
+        dropped_some += usize::from(whole.len() < played.len());
+    }
+    assert!(
+        dropped_some > 200,
+        "{dropped_some} of 300 cases left a half pair out"
+    );
 }

@@ -165,13 +165,54 @@ pub fn game_setup(cfg: &MatchConfig, i: u64) -> (u64, [Ai; 2], bool) {
     (seed, seats, a_first)
 }
 
+/// Counts games by layout pairs (games `2j` and `2j + 1`: one layout, each
+/// AI first once). Games stopped by Ctrl-C leave gaps, and a lone half of a
+/// pair would tilt the report toward the AI that moved first in it, so a
+/// stopped run counts whole pairs only; a range that starts or ends inside a
+/// pair (a shard's) keeps its halves, which the next shard completes.
+#[derive(Default)]
+pub struct PairFold {
+    partial: MatchPartial,
+    waiting: Option<(u64, GameResult, bool)>,
+    halves: Vec<(GameResult, bool)>,
+}
+
+impl PairFold {
+    /// Game `i`'s result; calls come in increasing `i`, with gaps.
+    pub fn push(&mut self, i: u64, r: GameResult, a_first: bool) {
+        if let Some((j, g, f)) = self.waiting.take() {
+            if j / 2 == i / 2 {
+                self.partial.push(&g, f);
+                self.partial.push(&r, a_first);
+                return;
+            }
+            self.halves.push((g, f));
+        }
+        self.waiting = Some((i, r, a_first));
+    }
+
+    /// The counts: whole pairs only if the run was `stopped`.
+    pub fn finish(mut self, stopped: bool) -> MatchPartial {
+        self.halves
+            .extend(self.waiting.take().map(|(_, g, f)| (g, f)));
+        if !stopped {
+            for (g, f) in &self.halves {
+                self.partial.push(g, *f);
+            }
+        }
+        self.partial
+    }
+}
+
 /// Plays games `range` of the match on the current rayon pool, streaming.
+/// After Ctrl-C, the report counts the whole layout pairs played
+/// ([`PairFold`]).
 pub fn run_range(
     cfg: &MatchConfig,
     range: Range<u64>,
     progress: &Progress,
 ) -> Result<MatchPartial, MatchError> {
-    let mut partial = MatchPartial::default();
+    let mut pairs = PairFold::default();
     let mut failure = None;
     fold_episodes(
         range,
@@ -187,15 +228,15 @@ pub fn run_range(
                     error,
                 })
         },
-        |_, r| match r {
-            Ok((r, a_first)) if failure.is_none() => partial.push(&r, a_first),
+        |i, r| match r {
+            Ok((r, a_first)) if failure.is_none() => pairs.push(i, r, a_first),
             Ok(_) => {}
             Err(e) => {
                 failure.get_or_insert(e);
             }
         },
     );
-    failure.map_or(Ok(partial), Err)
+    failure.map_or_else(|| Ok(pairs.finish(progress.is_cancelled())), Err)
 }
 
 /// Plays the match on the current rayon pool.
