@@ -78,6 +78,8 @@ class _RustVectorEnv(VectorEnv):
         self._observation_space = space
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        if isinstance(seed, np.ndarray) and seed.shape == ():
+            seed = seed.item()  # a 0-d array is one integer
         if isinstance(seed, (list, tuple, np.ndarray)):
             raise ValueError("seed must be one integer: sub-environment seeds derive from it")
         no_options(options)

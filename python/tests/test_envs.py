@@ -452,9 +452,11 @@ def test_minesweeper_truncates_an_agent_stuck_on_revealed_cells():
     revealed = int(np.flatnonzero(grid.ravel() >= 0)[0])
     outcomes = [env.step(revealed)[2:4] for _ in range(18)]
     assert outcomes == [(False, False)] * 18 and info["status"] == "playing"
-    _, reward, terminated, truncated, info = env.step(revealed)  # the 20th step
+    grid, reward, terminated, truncated, info = env.step(revealed)  # the 20th step
     assert (reward, terminated, truncated, info["status"]) == (0.0, False, True, "playing")
-    assert not info["action_mask"].any() and env.solver_action() is None
+    # The game could go on: the mask still holds its hidden cells.
+    np.testing.assert_array_equal(info["action_mask"], (grid.ravel() == -1).astype(np.int8))
+    assert info["action_mask"].any() and env.solver_action() is None
     with pytest.raises(ValueError, match=r"^the game is over: reset it first$"):
         env.step(revealed)
     # A game that reveals no cell twice ends before the limit: the solver's
@@ -478,3 +480,37 @@ def test_flappy_helpers_say_none_once_the_game_is_over():
         _, _, terminated, _, _ = env.step(0)
     assert env.heuristic_action() is None and env.oracle_action() is None
     assert env.viability_margins() == (-1, -1)
+
+
+def test_a_truncated_game_keeps_its_action_mask():
+    # Truncation is where a learner bootstraps from the last state: its mask
+    # (and Tetris's afterstate features) are the game's, as if uncapped.
+    capped, free = arcadekit.TetrisEnv(max_pieces=5), arcadekit.TetrisEnv()
+    _, info = capped.reset(seed=2)
+    free.reset(seed=2)
+    truncated = False
+    while not truncated:
+        a = capped.ai_action()
+        _, _, terminated, truncated, info = capped.step(a)
+        _, _, _, _, free_info = free.step(a)
+        assert not terminated
+    assert info["action_mask"].sum() > 0
+    np.testing.assert_array_equal(info["action_mask"], free_info["action_mask"])
+    np.testing.assert_array_equal(capped.afterstate_features(), free.afterstate_features())
+
+    vector = arcadekit.TetrisVectorEnv(3, max_pieces=5, seed=4)
+    _, infos = vector.reset()
+    for _ in range(5):
+        _, _, terms, truncs, infos = vector.step(vector.ai_actions())
+    assert truncs.all() and not terms.any() and (infos["action_mask"].sum(axis=1) > 0).all()
+
+    mines = arcadekit.MinesweeperEnv(level="beginner")
+    obs, _ = mines.reset(seed=1)
+    obs, *_ = mines.step(40)
+    opened = int(np.flatnonzero(obs.ravel() >= 0)[0])
+    truncated = False
+    while not truncated:  # an agent stuck on an open cell is cut off
+        obs, _, terminated, truncated, info = mines.step(opened)
+        assert not terminated
+    np.testing.assert_array_equal(info["action_mask"], (obs.ravel() == -1).astype(np.int8))
+    assert info["action_mask"].sum() > 0

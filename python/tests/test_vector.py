@@ -713,3 +713,55 @@ def test_actions_of_another_shape_are_refused(kind):
     with pytest.raises(ValueError, match=rf"action {2**63} is out of range"):
         env.step(np.full(4, 2**63, np.uint64))
     env.step(np.zeros((4, 1), np.int32))
+
+
+def test_flappy_margins_of_more_games_than_judges_fit_are_the_same():
+    # Past a gigabyte of judges (about 2,300 games) the games share a judge a
+    # thread instead of keeping one each (65,536 games asked for 30 GB): the
+    # margins must not change. Game i is the same game at any num_envs.
+    many, few = ak.FlappyVectorEnv(3000, seed=3), ak.FlappyVectorEnv(32, seed=3)
+    many.reset()
+    few.reset()
+    for _ in range(90):  # to the first pipe; games past the 32 fall and restart
+        actions = np.zeros(3000, dtype=np.int64)
+        actions[:32] = few.oracle_actions()
+        many.step(actions)
+        few.step(actions[:32])
+    seen = set()
+    for _ in range(12):
+        margins = many.viability_margins()
+        np.testing.assert_array_equal(margins[:32], few.viability_margins())
+        seen |= {tuple(m) for m in margins[:32]}
+        actions = many.oracle_actions()
+        np.testing.assert_array_equal(actions[:32], few.oracle_actions())
+        many.step(actions)
+        few.step(actions[:32])
+    assert len(seen) >= 10, seen
+
+
+def test_an_ended_game_ignores_its_action_whatever_it_is():
+    # NEXT_STEP autoreset: the step after an episode ends starts the next one
+    # and ignores that game's action, so a placeholder such as -1 is fine
+    # there (as in SyncVectorEnv); elsewhere it is still an error.
+    env = ak.TetrisVectorEnv(2, max_pieces=2, seed=1)
+    env.reset()
+    env.step(env.ai_actions())
+    _, _, _, truncs, _ = env.step(env.ai_actions())
+    assert truncs.all()
+    fresh = ak.TetrisVectorEnv(2, seed=1)
+    fresh.reset()
+    with pytest.raises(ValueError, match=r"sub-environment 0: action -1 is out of range"):
+        fresh.step([-1, 0])
+    _, rewards, terms, truncs, _ = env.step([-1, 10**6])
+    assert not terms.any() and not truncs.any() and (rewards == 0).all()
+
+
+def test_a_zero_dimensional_seed_is_one_integer():
+    a, b = ak.MinesweeperVectorEnv(2), ak.MinesweeperVectorEnv(2)
+    a.reset(seed=np.array(7))
+    b.reset(seed=7)
+    first, second = a.step([40, 40])[0], b.step([40, 40])[0]
+    np.testing.assert_array_equal(first, second)
+    assert (first >= 0).sum() > 2  # the boards were opened, not only compared hidden
+    with pytest.raises(ValueError, match="seed must be one integer"):
+        a.reset(seed=np.array([7]))

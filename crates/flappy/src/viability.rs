@@ -538,6 +538,15 @@ impl<'a> Judge<'a> {
     pub fn bytes(&self) -> usize {
         self.map.as_ref().map_or(0, DepthMap::bytes)
     }
+
+    /// The most bytes a judge of `depths` holds: the depth map of a game's
+    /// first pipe, the farthest a pipe ahead can be (as [`DepthMap::new`]
+    /// sizes it), about half a megabyte.
+    pub fn max_bytes(depths: &Depths) -> usize {
+        let frames = index(crate::env::FIRST_PIPE_X) + 1;
+        let bits = (usize::BITS - depths.kernels.len().leading_zeros()) as usize;
+        frames * bits * std::mem::size_of::<BirdSet>()
+    }
 }
 
 /// The depth of a state given the stretches of every margin: the largest
@@ -731,6 +740,32 @@ mod tests {
             }
             assert!(seen.iter().all(|&n| n > 0), "every depth occurs: {seen:?}");
         }
+    }
+
+    /// A judge holds `max_bytes` at a game's first pipe and never more
+    /// later: the bound the Python vector environment budgets its judges by.
+    #[test]
+    fn a_judge_holds_at_most_max_bytes() {
+        let depths = Depths {
+            kernels: vec![Kernel::compute(0), Kernel::compute(4), Kernel::compute(9)],
+        };
+        let most = Judge::max_bytes(&depths);
+        let mut pipes_judged = 0;
+        for seed in 0..6 {
+            let mut env = crate::env::Env::new(seed, Some(4));
+            let mut judge = Judge::new(&depths);
+            judge.action_depths(&env);
+            assert_eq!(judge.bytes(), most, "seed {seed}: the first pipe's map");
+            let mut ahead = env.pipe_ahead(0).gap_top;
+            while !env.is_over() {
+                let [stay, flap] = judge.action_depths(&env);
+                assert!(judge.bytes() <= most);
+                pipes_judged += usize::from(env.pipe_ahead(0).gap_top != ahead);
+                ahead = env.pipe_ahead(0).gap_top;
+                env.step(flap > stay);
+            }
+        }
+        assert!(pipes_judged >= 12, "{pipes_judged} later pipes judged");
     }
 
     /// Predecessors against stepping every state of a random set.

@@ -412,7 +412,7 @@ fn tune_fitness(
     if threads == Some(0) {
         return Err(value_error("threads must be at least 1"));
     }
-    py.detach(|| {
+    crate::pool::detach(py, || {
         arcade_core::runner::with_threads(threads, || by_tuner!(kind, fitness(setup, &x, seed)))
     })
     .map_err(value_error)
@@ -427,8 +427,7 @@ fn tune_tell(
     run: &str,
     scores: Vec<f64>,
 ) -> PyResult<(String, String)> {
-    py.detach(|| by_tuner!(kind, tell(run, &scores)))
-        .map_err(value_error)
+    crate::pool::detach(py, || by_tuner!(kind, tell(run, &scores))).map_err(value_error)
 }
 
 /// Saves the run as the CLI's checkpoint (atomically).

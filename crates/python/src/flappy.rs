@@ -56,7 +56,21 @@ fn check(action: i64) -> Result<(), String> {
 /// The viability analysis of the real game, computed once per process (a
 /// few seconds, with the GIL released) on the first call.
 fn depths(py: Python<'_>) -> &'static Depths {
-    py.detach(Depths::shared)
+    crate::pool::detach(py, Depths::shared)
+}
+
+/// Most bytes the vector environment's judges may hold. A judge a game keeps
+/// its pipe's analysis between calls (about 0.1 ms to make, half a megabyte
+/// to keep); past this budget, or half the memory available, the games share
+/// a judge a thread and analyse their pipes on every call, so that
+/// `oracle_actions` on 65,536 games does not ask for 30 GB.
+const JUDGES_BUDGET: u64 = 1 << 30;
+
+/// Whether `n` games may keep a judge each.
+fn judges_fit(n: usize, depths: &Depths) -> bool {
+    let budget =
+        arcade_core::memory::available().map_or(JUDGES_BUDGET, |a| (a / 2).min(JUDGES_BUDGET));
+    (n as u64).saturating_mul(Judge::max_bytes(depths) as u64) <= budget
 }
 
 /// A game's viability margins after not flapping and after flapping: the
@@ -281,7 +295,7 @@ fn run_step(
     out: Outputs<'_, FlappyPlace<'_>>,
 ) -> PyResult<()> {
     if actions.len() >= DETACH_MIN {
-        py.detach(|| slots.step_each(config, actions, out, observe_place))
+        crate::pool::detach(py, || slots.step_each(config, actions, out, observe_place))
     } else {
         slots.step_each(config, actions, out, observe_place)
     }
@@ -461,11 +475,21 @@ impl FlappyVectorCore {
     /// [`margins`]), on Rust threads with the GIL released.
     fn margins<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i32>>> {
         let n = self.slots.slots.len();
-        if self.judges.is_empty() {
-            self.judges = vec![Judge::new(depths(py)); n];
+        let depths = depths(py);
+        if self.judges.is_empty() && judges_fit(n, depths) {
+            self.judges = vec![Judge::new(depths); n];
         }
         let (slots, judges) = (&self.slots.slots, &mut self.judges);
-        let flat: Vec<i32> = py.detach(|| {
+        let flat: Vec<i32> = crate::pool::detach(py, || {
+            if judges.is_empty() {
+                // Too many games to keep a judge each: one a thread.
+                return slots
+                    .par_iter()
+                    .with_min_len(CHUNK_MARGINS)
+                    .map_init(|| Judge::new(depths), |judge, s| margins(judge, &s.game.0))
+                    .flatten_iter()
+                    .collect();
+            }
             slots
                 .par_iter()
                 .zip(judges)
@@ -516,7 +540,7 @@ fn flappy_engine_seconds(
         max_pipes: None,
         features: features(extended),
     };
-    py.detach(|| {
+    crate::pool::detach(py, || {
         let mut slots: Slots<FlappyGame> = Slots::new(&config, num_envs, seed);
         let mut rng = arcade_core::Rng::new(seed);
         let actions: Vec<Vec<i64>> = (0..16)

@@ -226,7 +226,7 @@ impl JumpinCore {
     /// Loads a challenge code (`C31B42G34M302203FE11`) or a board text.
     fn load(&mut self, py: Python<'_>, puzzle: &str) -> PyResult<()> {
         let p = parse(puzzle)?;
-        py.detach(|| self.start(&p));
+        crate::pool::detach(py, || self.start(&p));
         Ok(())
     }
 
@@ -243,7 +243,7 @@ impl JumpinCore {
             .iter()
             .find(|c| c.number == number)
             .ok_or_else(|| value_error(format!("challenge {number} is out of range (1..=60)")))?;
-        py.detach(|| self.start(&c.position));
+        crate::pool::detach(py, || self.start(&c.position));
         Ok(())
     }
 
@@ -260,7 +260,7 @@ impl JumpinCore {
         seed: u64,
     ) -> PyResult<bool> {
         let pieces = crate::solvers::jumpin_generator(moves, rabbits, foxes, mushrooms)?;
-        py.detach(|| {
+        crate::pool::detach(py, || {
             let g = arcade_jumpin::generate::generate(pieces, moves, seed, &Progress::hidden())
                 .map_err(value_error)?;
             self.start(&g.position);
@@ -316,7 +316,7 @@ impl JumpinCore {
 
     /// The first move of a shortest solution from here, as an action.
     fn solver_action(&mut self, py: Python<'_>) -> Option<usize> {
-        py.detach(|| self.play.solver_move())
+        crate::pool::detach(py, || self.play.solver_move())
     }
 
     /// The optimal solution length of the puzzle from its start.
@@ -384,8 +384,10 @@ impl Puzzles {
                 let pieces = crate::solvers::jumpin_generator(moves, set.0, set.1, set.2)?;
                 // Generation refuses only a piece set or a length, never a
                 // seed: checked once here.
-                arcade_jumpin::generate::generate(pieces, moves, 0, &Progress::hidden())
-                    .map_err(value_error)?;
+                crate::pool::install(|| {
+                    arcade_jumpin::generate::generate(pieces, moves, 0, &Progress::hidden())
+                })
+                .map_err(value_error)?;
                 Ok(Puzzles::Generated { pieces, moves })
             }
             _ => Ok(Puzzles::Fixed(parse(&text)?)),
@@ -491,7 +493,7 @@ impl JumpinVectorCore {
             puzzles: Puzzles::new(puzzles, moves, (rabbits, foxes, mushrooms))?,
             max_moves,
         };
-        let slots = py.detach(|| Slots::new(&config, num_envs, seed));
+        let slots = crate::pool::detach(py, || Slots::new(&config, num_envs, seed));
         Ok(JumpinVectorCore { config, slots })
     }
 

@@ -11,6 +11,7 @@ mod flappy;
 mod flappy_in_place;
 mod jumpin;
 mod mines;
+mod pool;
 mod replay;
 mod seeds;
 mod shard;

@@ -136,8 +136,12 @@ impl MinesGame {
         Ok(())
     }
 
+    /// The grid and the mask of hidden cells. A truncated game could go on,
+    /// so its mask still shows them (a learner bootstraps from it); a won
+    /// or lost one has none.
     fn write_obs(&self, grid: &mut [i8], mask: &mut [i8]) {
         let view = self.game.as_ref().map(|g| g.view());
+        let playing = self.status() == Status::Playing;
         for i in 0..grid.len() {
             let cell = view.map_or(Cell::Hidden, |v| v.cell(i));
             grid[i] = match cell {
@@ -145,7 +149,7 @@ impl MinesGame {
                 Cell::Number(n) => n as i8,
                 Cell::Mine => FLAGGED,
             };
-            mask[i] = i8::from(cell == Cell::Hidden && !self.over());
+            mask[i] = i8::from(cell == Cell::Hidden && playing);
         }
     }
 }
@@ -255,8 +259,7 @@ impl MinesCore {
     /// Exact mine probabilities, (H, W): revealed cells hold no mine (0).
     fn probabilities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let mut p = vec![0.0; self.game.cells()];
-        py.detach(|| self.game.write_probabilities(&mut p))
-            .map_err(value_error)?;
+        crate::pool::detach(py, || self.game.write_probabilities(&mut p)).map_err(value_error)?;
         let level = self.game.config.level;
         PyArray1::from_vec(py, p).reshape([level.height, level.width])
     }
@@ -266,8 +269,7 @@ impl MinesCore {
     #[pyo3(signature = (strength="standard"))]
     fn solver_action(&self, py: Python<'_>, strength: &str) -> PyResult<Option<usize>> {
         let solver = Solver::new(parse_strength(strength)?.config());
-        py.detach(|| self.game.solver_move(&solver))
-            .map_err(value_error)
+        crate::pool::detach(py, || self.game.solver_move(&solver)).map_err(value_error)
     }
 
     /// The position in arcade's text format (`.` hidden).
@@ -344,7 +346,7 @@ impl MinesVectorCore {
         let (c, n) = (level.grid().len(), self.slots.slots.len());
         let mut p = vec![0.0; n * c];
         let games = &self.slots.slots;
-        py.detach(|| {
+        crate::pool::detach(py, || {
             p.par_chunks_mut(c)
                 .zip(games.par_iter())
                 .try_for_each(|(out, s)| s.game.write_probabilities(out))
@@ -364,7 +366,7 @@ impl MinesVectorCore {
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let solver = Solver::new(parse_strength(strength)?.config());
         let games = &self.slots.slots;
-        let actions: Result<Vec<i64>, String> = py.detach(|| {
+        let actions: Result<Vec<i64>, String> = crate::pool::detach(py, || {
             games
                 .par_iter()
                 .map(|s| Ok(s.game.solver_move(&solver)?.map_or(0, |a| a as i64)))
@@ -435,9 +437,7 @@ fn mines_analyze(
 ) -> PyResult<String> {
     let pos = position(&grid, mines)?;
     let config = parse_strength(strength)?.config();
-    let report = py
-        .detach(|| analyze_report(&pos, &config))
-        .map_err(value_error)?;
+    let report = crate::pool::detach(py, || analyze_report(&pos, &config)).map_err(value_error)?;
     to_json(&report)
 }
 
@@ -450,9 +450,7 @@ fn mines_analyze_text(py: Python<'_>, text: &str, strength: &str) -> PyResult<St
     }
     let pos = Position::parse(text).map_err(value_error)?;
     let config = parse_strength(strength)?.config();
-    let report = py
-        .detach(|| analyze_report(&pos, &config))
-        .map_err(value_error)?;
+    let report = crate::pool::detach(py, || analyze_report(&pos, &config)).map_err(value_error)?;
     to_json(&report)
 }
 
@@ -470,9 +468,10 @@ fn mines_play(
     let c = config(level, rule)?;
     let first = first.unwrap_or_else(|| c.rule.default_first(c.level.grid()));
     let strength = parse_strength(strength)?;
-    let report = py
-        .detach(|| arcade_mines::play::play_seeded(c.level, c.rule, first, seed, strength, |_| {}))
-        .map_err(value_error)?;
+    let report = crate::pool::detach(py, || {
+        arcade_mines::play::play_seeded(c.level, c.rule, first, seed, strength, |_| {})
+    })
+    .map_err(value_error)?;
     to_json(&report)
 }
 

@@ -104,7 +104,7 @@ fn move_median_rows<'py>(
         }
     };
     let data = a.as_slice().map_err(value_error)?;
-    let out = py.detach(|| {
+    let out = crate::pool::detach(py, || {
         if rows <= 1 || n == 0 {
             // One row on this thread, the medians written once, in place.
             let mut out = Vec::with_capacity(rows * n);
@@ -164,7 +164,7 @@ fn sketch<'py>(
         )));
     }
     let pixels = image.as_array().iter().copied().collect::<Vec<u8>>();
-    let out = py.detach(|| {
+    let out = crate::pool::detach(py, || {
         let (w, h) = (w as u32, h as u32);
         let decoded = match shape.len() {
             2 => image::GrayImage::from_raw(w, h, pixels).map(image::DynamicImage::ImageLuma8),
@@ -185,7 +185,9 @@ fn sketch<'py>(
 fn geek_replay(py: Python<'_>, record: &str) -> PyResult<String> {
     let record = arcade_tetris::geek::record::Record::parse(bounded("the record", record)?)
         .map_err(value_error)?;
-    to_json(&py.detach(|| arcade_tetris::geek::replay::replay(&record, |_| {})))
+    to_json(&crate::pool::detach(py, || {
+        arcade_tetris::geek::replay::replay(&record, |_| {})
+    }))
 }
 
 /// Runs `job` on a thread of its own while this one calls `progress(done,
@@ -203,9 +205,10 @@ pub(crate) fn with_progress<T: Send>(
     const POLL: Duration = Duration::from_millis(10);
     const CALLS_EVERY: u32 = 20;
     let mut failure = None;
+    // The polling thread is not one of the pool's: the job gets all of them.
     let result = py.detach(|| {
         std::thread::scope(|s| {
-            let handle = s.spawn(job);
+            let handle = s.spawn(|| crate::pool::install(job));
             let mut polls = 0u32;
             while !handle.is_finished() {
                 std::thread::sleep(POLL);
@@ -320,9 +323,8 @@ fn jumpin_solve(py: Python<'_>, puzzle: &str) -> PyResult<String> {
         arcade_jumpin::parse_code(puzzle)
     }
     .map_err(value_error)?;
-    let report = py
-        .detach(|| arcade_jumpin::solve_report(&position))
-        .map_err(value_error)?;
+    let report =
+        crate::pool::detach(py, || arcade_jumpin::solve_report(&position)).map_err(value_error)?;
     to_json(&report)
 }
 
@@ -338,9 +340,10 @@ fn jumpin_generate(
     seed: u64,
 ) -> PyResult<String> {
     let pieces = jumpin_generator(moves, rabbits, foxes, mushrooms)?;
-    let report = py
-        .detach(|| arcade_jumpin::generate_report(pieces, moves, seed, &Progress::hidden()))
-        .map_err(value_error)?;
+    let report = crate::pool::detach(py, || {
+        arcade_jumpin::generate_report(pieces, moves, seed, &Progress::hidden())
+    })
+    .map_err(value_error)?;
     to_json(&report)
 }
 
@@ -434,8 +437,7 @@ fn tiles_solve(
         nodes,
         ..arcade_tiles::Limits::seconds(seconds)
     };
-    let report = py
-        .detach(|| arcade_tiles::solve_level(&level, solver, &limits))
+    let report = crate::pool::detach(py, || arcade_tiles::solve_level(&level, solver, &limits))
         .map_err(value_error)?;
     to_json(&report)
 }
@@ -484,14 +486,15 @@ fn tiles_generate(
         seed,
     };
     let limits = arcade_tiles::Limits::seconds(verify_seconds);
-    let (level, report) = py
-        .detach(|| arcade_tiles::generate_verified(&config, &limits))
-        .map_err(|e| match e {
-            VerifyError::DeSwapUnproven(why) => {
-                value_error(format!("{e}; nothing was made ({})", unproven_advice(why)))
-            }
-            _ => value_error(e),
-        })?;
+    let (level, report) =
+        crate::pool::detach(py, || arcade_tiles::generate_verified(&config, &limits)).map_err(
+            |e| match e {
+                VerifyError::DeSwapUnproven(why) => {
+                    value_error(format!("{e}; nothing was made ({})", unproven_advice(why)))
+                }
+                _ => value_error(e),
+            },
+        )?;
     Ok((level.to_json(), to_json(&report)?))
 }
 

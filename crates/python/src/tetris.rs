@@ -446,7 +446,7 @@ impl TetrisVectorCore {
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let games = &self.slots.slots;
         let player = ai_player(&games[0].game.env, ai, preview)?;
-        let actions: Vec<i64> = py.detach(|| {
+        let actions: Vec<i64> = crate::pool::detach(py, || {
             games
                 .par_iter()
                 .with_min_len(GAMES_PER_TASK)
@@ -468,7 +468,7 @@ impl TetrisVectorCore {
         let games = &self.slots.slots;
         let actions = ROTATIONS * self.config.width;
         let mut out = vec![0.0; games.len() * actions * FEATURES];
-        py.detach(|| {
+        crate::pool::detach(py, || {
             out.par_chunks_mut(actions * FEATURES)
                 .zip(games.par_iter())
                 .with_min_len(GAMES_PER_TASK)
@@ -570,7 +570,7 @@ impl TetrisVectorCore {
                 places,
             };
             let (config, slots) = (&self.config, &mut self.slots);
-            py.detach(|| slots.step_each(config, &actions, out, observe_into))
+            crate::pool::detach(py, || slots.step_each(config, &actions, out, observe_into))
                 .map_err(value_error)?;
         }
         Ok((
@@ -735,7 +735,7 @@ fn tetris_engine_seconds(py: Python<'_>, num_envs: usize, steps: u64, seed: u64)
         return Err(value_error("num_envs must be at least 1"));
     }
     let config = config(10, 20, "uniform", "lines", None)?;
-    py.detach(|| {
+    crate::pool::detach(py, || {
         let mut slots: Slots<TetrisGame> = Slots::new(&config, num_envs, seed);
         let (cells, a) = (config.width * config.height, ROTATIONS * config.width);
         let mut buffers = Buffers::new(num_envs, cells, a);

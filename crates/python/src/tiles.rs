@@ -320,7 +320,7 @@ impl TilesCore {
     /// `arcade tiles generate --seed`; a fixed level ignores it.
     fn reset(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
         let source = &self.source;
-        self.play = TilesPlay::new(py.detach(|| source.level(seed)), false);
+        self.play = TilesPlay::new(crate::pool::detach(py, || source.level(seed)), false);
         self.replay.restart(seed);
         Ok(())
     }
@@ -417,7 +417,7 @@ impl TilesCore {
     ) -> PyResult<Option<usize>> {
         let limits = solver_limits(seconds, nodes)?;
         let play = &mut self.play;
-        Ok(py.detach(|| play.solver_move(&limits)))
+        Ok(crate::pool::detach(py, || play.solver_move(&limits)))
     }
 
     /// The greedy player's next click (`arcade tiles bench`'s greedy), or
@@ -557,7 +557,7 @@ impl TilesVectorCore {
             source,
             win_reward,
         };
-        let slots = py.detach(|| Slots::new(&config, num_envs, seed));
+        let slots = crate::pool::detach(py, || Slots::new(&config, num_envs, seed));
         Ok(TilesVectorCore { config, slots })
     }
 
@@ -584,7 +584,7 @@ impl TilesVectorCore {
         let (mut kind, mut covered) = (vec![0i32; n * t], vec![0i32; n * t]);
         let (mut tray, mut mask) = (vec![0i32; n * cap], vec![0i8; n * t]);
         let slots = &self.slots.slots;
-        py.detach(|| {
+        crate::pool::detach(py, || {
             // A game's view costs microseconds: worth the threads.
             kind.par_chunks_mut(t)
                 .zip(covered.par_chunks_mut(t))

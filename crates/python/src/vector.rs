@@ -122,11 +122,13 @@ impl<G: Game> Slots<G> {
             ended: false,
         };
         let slots = if n >= G::PARALLEL_MIN {
-            (0..n)
-                .into_par_iter()
-                .with_min_len(CHUNK)
-                .map(slot)
-                .collect()
+            crate::pool::install(|| {
+                (0..n)
+                    .into_par_iter()
+                    .with_min_len(CHUNK)
+                    .map(slot)
+                    .collect()
+            })
         } else {
             (0..n).map(slot).collect()
         };
@@ -142,19 +144,24 @@ impl<G: Game> Slots<G> {
             s.game = G::start(config, episode_seed(master, s.index, 0));
         };
         if self.slots.len() >= G::PARALLEL_MIN {
-            self.slots.par_iter_mut().with_min_len(CHUNK).for_each(go);
+            let slots = &mut self.slots;
+            crate::pool::install(|| slots.par_iter_mut().with_min_len(CHUNK).for_each(go));
         } else {
             self.slots.iter_mut().for_each(go);
         }
     }
 
-    /// Checks the action count and every action before anything moves.
+    /// Checks the action count and every action before anything moves. A
+    /// game whose episode ended ignores its action (it starts the next one),
+    /// so any value is accepted there, as `SyncVectorEnv` accepts it.
     fn check(&self, config: &G::Config, actions: &[i64]) -> Result<(), String> {
         if actions.len() != self.slots.len() {
             return Err(wrong_count(self.slots.len(), actions.len()));
         }
-        for (i, &a) in actions.iter().enumerate() {
-            G::check(config, a).map_err(|e| format!("sub-environment {i}: {e}"))?;
+        for (i, (s, &a)) in self.slots.iter().zip(actions).enumerate() {
+            if !s.ended {
+                G::check(config, a).map_err(|e| format!("sub-environment {i}: {e}"))?;
+            }
         }
         Ok(())
     }
@@ -186,15 +193,18 @@ impl<G: Game> Slots<G> {
             observe(&s.game, o);
             Ok::<(), String>(())
         };
-        if n >= G::PARALLEL_MIN && rayon::current_num_threads() > 1 {
-            self.slots
-                .par_iter_mut()
-                .zip(actions.par_iter())
-                .zip(out.reward.par_iter_mut())
-                .zip(out.terminated.par_iter_mut())
-                .zip(out.truncated.par_iter_mut().zip(out.places.into_par_iter()))
-                .with_min_len(CHUNK)
-                .try_for_each(go)
+        if n >= G::PARALLEL_MIN && crate::pool::install(rayon::current_num_threads) > 1 {
+            let slots = &mut self.slots;
+            crate::pool::install(|| {
+                slots
+                    .par_iter_mut()
+                    .zip(actions.par_iter())
+                    .zip(out.reward.par_iter_mut())
+                    .zip(out.terminated.par_iter_mut())
+                    .zip(out.truncated.par_iter_mut().zip(out.places.into_par_iter()))
+                    .with_min_len(CHUNK)
+                    .try_for_each(go)
+            })
         } else {
             self.slots
                 .iter_mut()
@@ -213,12 +223,15 @@ impl<G: Game> Slots<G> {
         let go = |(s, &a): (&mut Slot<G>, &i64)| s.advance(config, master, a);
         let results: Vec<Result<(f64, bool, bool), String>> = if self.slots.len() >= G::PARALLEL_MIN
         {
-            self.slots
-                .par_iter_mut()
-                .zip(actions.par_iter())
-                .with_min_len(CHUNK)
-                .map(go)
-                .collect()
+            let slots = &mut self.slots;
+            crate::pool::install(|| {
+                slots
+                    .par_iter_mut()
+                    .zip(actions.par_iter())
+                    .with_min_len(CHUNK)
+                    .map(go)
+                    .collect()
+            })
         } else {
             self.slots.iter_mut().zip(actions).map(go).collect()
         };
@@ -248,7 +261,7 @@ impl<G: Game> Slots<G> {
     /// [`Slots::reset`] with the GIL released (starting games can take a
     /// while: a level, a few thousand boards).
     pub fn reset_py(&mut self, py: Python<'_>, config: &G::Config, master: u64) {
-        py.detach(|| self.reset(config, master));
+        crate::pool::detach(py, || self.reset(config, master));
     }
 
     /// [`Slots::step`] for Python: copies the actions (no Python code can
@@ -261,9 +274,7 @@ impl<G: Game> Slots<G> {
         actions: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<StepArrays<'py>> {
         let actions = actions.as_slice().map_err(value_error)?.to_vec();
-        let out = py
-            .detach(|| self.step(config, &actions))
-            .map_err(value_error)?;
+        let out = crate::pool::detach(py, || self.step(config, &actions)).map_err(value_error)?;
         Ok((
             PyArray1::from_vec(py, out.reward),
             PyArray1::from_vec(py, out.terminated),
@@ -280,8 +291,9 @@ impl<G: Game> Slots<G> {
         choose: impl Fn(&mut G) -> i64 + Sync + Send,
     ) -> Bound<'py, PyArray1<i64>> {
         let games = &mut self.slots;
-        let actions: Vec<i64> =
-            py.detach(|| games.par_iter_mut().map(|s| choose(&mut s.game)).collect());
+        let actions: Vec<i64> = crate::pool::detach(py, || {
+            games.par_iter_mut().map(|s| choose(&mut s.game)).collect()
+        });
         PyArray1::from_vec(py, actions)
     }
 }

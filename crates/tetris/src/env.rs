@@ -190,7 +190,8 @@ impl Env {
         self.slot.len()
     }
 
-    /// Writes 1 for each legal action, 0 elsewhere (all 0 once over).
+    /// Writes 1 for each legal action, 0 elsewhere (all 0 once over, unless
+    /// truncated: a truncated game could go on).
     pub fn action_mask(&self, out: &mut [u8]) {
         for (o, &s) in out.iter_mut().zip(&self.slot) {
             *o = u8::from(s != u16::MAX);
@@ -205,10 +206,11 @@ impl Env {
     /// The features of the field each action leaves ([`features::Feature::ALL`]
     /// order, [`features::COUNT`] values an action): what the classic linear
     /// AIs value, so a Python agent can learn such a value. Illegal actions
-    /// get zeros, as does every action once the game is over.
+    /// get zeros, as does every action once the game is over (unless it was
+    /// truncated, which leaves the legal placements).
     pub fn afterstate_features(&self, out: &mut [f64]) {
         out.fill(0.0);
-        let Some(piece) = self.current.filter(|_| self.end.is_none()) else {
+        let Some(piece) = self.current else {
             return;
         };
         let top = self.board.stack_height();
@@ -285,10 +287,14 @@ impl Env {
         if self.end.is_none() {
             self.end = self.ended();
         }
-        if self.end.is_some() {
+        // A truncated game could go on: its mask and features still show
+        // the current piece's placements (a learner bootstraps from them).
+        let Some(piece) = self
+            .current
+            .filter(|_| self.end.is_none() || self.is_truncated())
+        else {
             return;
-        }
-        let piece = self.current.expect("checked by ended");
+        };
         let spawn = match self.config.variant {
             Variant::Classic { .. } => 0,
             Variant::Geek => geek::spawn_rotation(self.pieces as usize),
@@ -308,7 +314,7 @@ impl Env {
                 self.slot[a] = i as u16;
             }
         }
-        if self.placements.is_empty() {
+        if self.placements.is_empty() && self.end.is_none() {
             self.end = Some(End::ToppedOut);
         }
     }

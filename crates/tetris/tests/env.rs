@@ -201,3 +201,57 @@ fn geek_rewards_are_the_challenge_points() {
     assert_eq!(env.score(), total);
     assert!(total > 0);
 }
+
+/// A game cut by `max_pieces` could go on: its mask and afterstate features
+/// are those of the same game without the cap (what a learner bootstraps
+/// from), while a game that topped out has neither. Steps are refused.
+#[test]
+fn a_truncated_game_keeps_its_mask_and_features() {
+    let (mut compared, mut topped) = (0, 0);
+    for seed in 0..30 {
+        let mut capped = Env::new(config(6, 8, Some(12)), seed).unwrap();
+        let mut free = Env::new(config(6, 8, None), seed).unwrap();
+        let mut ai = player();
+        while !capped.is_over() {
+            // The AI survives the cap in most games; the first action tops out.
+            let a = match seed % 3 {
+                0 => capped.legal_actions().next().unwrap(),
+                _ => {
+                    let p = ai.choose(
+                        capped.board(),
+                        capped.current().unwrap(),
+                        capped.next_piece(),
+                    );
+                    capped.action_of(p.unwrap()).unwrap()
+                }
+            };
+            capped.step(a).unwrap();
+            free.step(a).unwrap();
+        }
+        let (mut m1, mut m2) = (vec![0u8; capped.actions()], vec![0u8; free.actions()]);
+        capped.action_mask(&mut m1);
+        free.action_mask(&mut m2);
+        let n = capped.actions() * arcade_tetris::features::COUNT;
+        let (mut f1, mut f2) = (vec![0.0; n], vec![0.0; n]);
+        capped.afterstate_features(&mut f1);
+        free.afterstate_features(&mut f2);
+        if capped.is_truncated() {
+            assert_eq!(m1, m2, "seed {seed}");
+            assert_eq!(f1, f2, "seed {seed}");
+            assert!(m1.contains(&1) && f1.iter().any(|&v| v != 0.0));
+            let a = capped.legal_actions().next().unwrap();
+            assert_eq!(capped.step(a), Err(EnvError::Over));
+            compared += 1;
+        } else {
+            assert!(
+                !m1.contains(&1) && f1.iter().all(|&v| v == 0.0),
+                "seed {seed}: topped out"
+            );
+            topped += 1;
+        }
+    }
+    assert!(
+        compared >= 15 && topped >= 5,
+        "{compared} capped, {topped} topped out"
+    );
+}

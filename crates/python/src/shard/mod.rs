@@ -99,8 +99,9 @@ fn run<B: Sharded>(
             range.start, range.end
         ));
     }
-    let partial =
-        py.detach(|| arcade_core::runner::with_threads(threads, || bench.run(range.clone())))?;
+    let partial = crate::pool::detach(py, || {
+        arcade_core::runner::with_threads(threads, || bench.run(range.clone()))
+    })?;
     to_json(&Shard {
         kind: kind.to_string(),
         start: range.start,
