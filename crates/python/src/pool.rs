@@ -51,6 +51,11 @@ fn pool() -> Option<&'static ThreadPool> {
     }
 }
 
+/// The threads of this process's pool (1 without one).
+pub(crate) fn threads() -> usize {
+    pool().map_or(1, ThreadPool::current_num_threads)
+}
+
 /// Runs `work` on this process's pool, so that its parallel loops never
 /// start rayon's global pool.
 pub(crate) fn install<T: Send>(work: impl FnOnce() -> T + Send) -> T {

@@ -193,7 +193,7 @@ impl<G: Game> Slots<G> {
             observe(&s.game, o);
             Ok::<(), String>(())
         };
-        if n >= G::PARALLEL_MIN && crate::pool::install(rayon::current_num_threads) > 1 {
+        if n >= G::PARALLEL_MIN && crate::pool::threads() > 1 {
             let slots = &mut self.slots;
             crate::pool::install(|| {
                 slots
