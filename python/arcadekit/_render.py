@@ -92,6 +92,23 @@ def mines_frame(grid: np.ndarray, cell: Optional[int] = None) -> np.ndarray:
     return frame
 
 
+# The battle's players, as the web arena draws them: seat 0 (A) blue, seat 1 (B) red.
+_PLAYER_COLOURS = np.array([[0x15, 0x65, 0xC0], [0xC6, 0x28, 0x28]], np.uint8)
+
+
+def battle_frame(grid: np.ndarray) -> np.ndarray:
+    """A battle board as seat 0 sees it (−2 its captured mines, −3 the
+    other's): a Minesweeper frame whose captured mines fill with their
+    player's colour."""
+    h, w = grid.shape
+    frame = mines_frame(np.where(grid < -1, 0, grid))
+    cell = frame.shape[0] // h
+    for seat, code in enumerate((-2, -3)):
+        mine = np.repeat(np.repeat(grid == code, cell, axis=0), cell, axis=1)
+        frame[mine] = _PLAYER_COLOURS[seat]
+    return frame
+
+
 _TILE_SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 

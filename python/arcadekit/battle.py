@@ -21,6 +21,7 @@ from pettingzoo import AECEnv
 from ._action import action_index
 from ._native import native as _ak
 from ._options import checked
+from ._render import battle_frame
 from ._seeding import after_reset, checked_seed, engine_seed, require_reset
 
 
@@ -44,14 +45,19 @@ class MinesBattleEnv(AECEnv):
     from the same per-seat random streams, so two AIs replay it exactly.
     """
 
-    metadata: Dict[str, Any] = {"render_modes": ["ansi"], "name": "arcadekit_mines_battle_v0", "is_parallelizable": False}
+    metadata: Dict[str, Any] = {
+        "render_modes": ["ansi", "human", "rgb_array"],
+        "name": "arcadekit_mines_battle_v0",
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
 
     @checked
     def __init__(self, level: str = "contest", target: Optional[int] = None,
                  capture_reward: float = 0.0, render_mode: Optional[str] = None):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unknown render_mode {render_mode!r} (expected ansi)")
+            raise ValueError(f"unknown render_mode {render_mode!r} (expected ansi, human or rgb_array)")
         self._core = _ak.BattleCore(level, target)
         self.render_mode = render_mode
         if not math.isfinite(capture_reward):  # its type is checked by @checked
@@ -165,9 +171,18 @@ class MinesBattleEnv(AECEnv):
         return self._core.scores
 
     def render(self):
+        """``ansi``: the board as text (every mine shown once the game is
+        over); ``human``: that text printed; ``rgb_array``: a frame, captured
+        mines in their player's colour (player_0 blue, player_1 red, as on the
+        web arena's /battle)."""
         require_reset(self._started, "render")
-        if self.render_mode == "ansi":
-            return self._core.text(self._core.is_over)
+        if self.render_mode in ("ansi", "human"):
+            text = self._core.text(self._core.is_over)
+            if self.render_mode == "ansi":
+                return text
+            print(text)
+        elif self.render_mode == "rgb_array":
+            return battle_frame(self._core.observe(0)[0])
         return None
 
     def close(self):

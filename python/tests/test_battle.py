@@ -5,7 +5,7 @@ import re
 import gymnasium as gym
 import numpy as np
 import pytest
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, render_test
 
 from arcadekit import _arcadekit as _ak
 from arcadekit.battle import MinesBattleEnv
@@ -14,6 +14,29 @@ from arcadekit.battle import MinesBattleEnv
 @pytest.mark.parametrize("kwargs", [{}, {"level": "8x8/10", "capture_reward": 0.1}, {"level": "5x5/3", "target": 1}])
 def test_api_test_passes(kwargs):
     api_test(MinesBattleEnv(**kwargs), num_cycles=300)
+
+
+def test_render_modes(capsys):
+    render_test(lambda render_mode=None: MinesBattleEnv(level="8x8/10", render_mode=render_mode))
+    # rgb_array: captured mines in their player's colour (A blue, B red, as
+    # on the web arena), the rest a Minesweeper frame.
+    env = MinesBattleEnv(level="8x8/10", render_mode="rgb_array")
+    env.reset(seed=0)  # greedy against itself: 6 mines to 3
+    for agent in env.agent_iter():
+        if env.terminations[agent]:
+            env.step(None)
+            continue
+        env.step(env.ai_action("greedy"))
+    frame = env.render()
+    assert frame.shape == (128, 128, 3) and frame.dtype == np.uint8
+    grid = env._core.observe(0)[0]  # seat 0's view; the players have left the game
+    blue, red = (frame == [0x15, 0x65, 0xC0]).all(axis=2), (frame == [0xC6, 0x28, 0x28]).all(axis=2)
+    assert blue.sum() == (grid == -2).sum() * 256 and red.sum() == (grid == -3).sum() * 256
+    assert ((grid == -2).sum(), (grid == -3).sum()) == env.scores == (6, 3)
+    human = MinesBattleEnv(level="8x8/10", render_mode="human")
+    human.reset(seed=3)
+    capsys.readouterr()
+    assert human.render() is None and capsys.readouterr().out == human._core.text(False) + "\n"
 
 
 def play_out(env, seed, first, second):
