@@ -34,7 +34,11 @@ def action_array(actions, num_envs: int) -> np.ndarray:
     from shape ``(num_envs,)`` or a column ``(num_envs, 1)`` (a policy's
     ``argmax(keepdims=True)``); any other shape, and float, string or object
     arrays, raise a one-line error."""
+    if actions is None:
+        raise TypeError(f"actions must be {num_envs} integers, got None")
     acts = np.asarray(actions)
+    if acts.dtype == object:  # Python ints past int64, or mixed types
+        acts = _object_actions(acts)
     if acts.size != num_envs:
         raise ValueError(f"expected {num_envs} actions, got {acts.size}")
     if acts.shape not in ((num_envs,), (num_envs, 1)):
@@ -46,3 +50,14 @@ def action_array(actions, num_envs: int) -> np.ndarray:
         # Cast to int64 it would wrap, and be reported as a negative action.
         raise ValueError(f"action {int(acts.max())} is out of range")
     return np.ascontiguousarray(acts.reshape(num_envs), dtype=np.int64)
+
+
+def _object_actions(acts: np.ndarray) -> np.ndarray:
+    """An object array of actions as int64, or the one-line error of its
+    first element that is not an integer in int64's range."""
+    for value in acts.flat:
+        if not isinstance(value, (int, np.integer, np.bool_)):
+            raise TypeError(f"actions must be integers, got {value!r} ({type(value).__name__})")
+        if not _I64[0] <= int(value) <= _I64[1]:
+            raise ValueError(f"action {int(value)} is out of range")
+    return acts.astype(np.int64)

@@ -765,3 +765,14 @@ def test_a_zero_dimensional_seed_is_one_integer():
     assert (first >= 0).sum() > 2  # the boards were opened, not only compared hidden
     with pytest.raises(ValueError, match="seed must be one integer"):
         a.reset(seed=np.array([7]))
+
+
+def test_odd_action_containers_get_a_clear_error():
+    env = _reset(ak.TetrisVectorEnv(2))
+    with pytest.raises(TypeError, match=r"^actions must be 2 integers, got None$"):
+        env.step(None)
+    with pytest.raises(ValueError, match=r"^action 1180591620717411303424 is out of range$"):
+        env.step([0, 2**70])
+    with pytest.raises(TypeError, match=r"^actions must be integers, got 'a' \(str\)$"):
+        env.step(np.array([0, "a"], dtype=object))
+    env.step(np.array([0, np.int64(1)], dtype=object))  # integers in an object array are fine
