@@ -59,11 +59,11 @@ fn depths(py: Python<'_>) -> &'static Depths {
     crate::pool::detach(py, Depths::shared)
 }
 
-/// Most bytes the vector environment's judges may hold. A judge a game keeps
-/// its pipe's analysis between calls (about 0.1 ms to make, half a megabyte
-/// to keep); past this budget, or half the memory available, the games share
-/// a judge a thread and analyse their pipes on every call, so that
-/// `oracle_actions` on 65,536 games does not ask for 30 GB.
+/// Most bytes the vector environment's judges may hold. Each game's judge
+/// keeps its pipe's analysis between calls (about 0.1 ms to make, half a
+/// megabyte to keep); past this budget, or half the memory available, each
+/// thread has one judge that analyses its games' pipes on every call, so
+/// that `oracle_actions` on 65,536 games does not ask for 30 GB.
 const JUDGES_BUDGET: u64 = 1 << 30;
 
 /// Whether `n` games may keep a judge each.
