@@ -112,7 +112,7 @@ test("a PNG's sketch equals arcade sketch within 1", async (t) => {
     await page.$eval("#depth", (el) => { el.value = "25"; el.dispatchEvent(new Event("input")); });
     await page.setInputFiles("#file", input);
     await page.waitForSelector("#download:not(.hidden)");
-    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download button")]);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
     const got = path.join(dir, "page.png");
     await download.saveAs(got);
     const a = await greys(page, "data:image/png;base64," + fs.readFileSync(got).toString("base64"));
@@ -153,7 +153,7 @@ test("a pasted series' medians equal arcade median", async (t) => {
     await page.fill("#text", text);
     await page.click("#run");
     await page.waitForFunction(() => document.querySelector("#chart").dataset.medians === "292");
-    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download button")]);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
     const got = path.join(dir, "medians.txt");
     await download.saveAs(got);
     assert.equal(fs.readFileSync(got, "utf8"), cli);

@@ -75,7 +75,7 @@ async function stepOnce() {
 function show(st) {
   const v = st.view;
   const board = $("#board");
-  if (B.id !== st.session || board.children.length !== v.width * v.height) {
+  if (B.id !== st.session || (board.cells || []).length !== v.width * v.height) {
     buildBoard(board, v.width, v.height);
     B.cursor = [0, 0];
   }
@@ -83,7 +83,7 @@ function show(st) {
   if (st.hint) B.hint = st.hint;
   const last = (x, y) => v.last.some((m) => m.cell[0] === x && m.cell[1] === y);
   for (let y = 0; y < v.height; y++) for (let x = 0; x < v.width; x++) {
-    const c = board.children[y * v.width + x];
+    const c = board.cells[y * v.width + x];
     const ch = v.rows[y][x];
     const marks = [];
     if (last(x, y)) marks.push("last");
@@ -93,8 +93,10 @@ function show(st) {
       drawCell(c, ".", null, marks);
       c.className += " open cap" + ch;
       c.dataset.c = ch;
+      c.setAttribute("aria-label", mineCellLabel(x, y, ch, null, marks));
     } else drawCell(c, ch, null, marks);
   }
+  activeCell(board, B.cursor);
   $("#nameA").textContent = v.players[0]; $("#nameB").textContent = v.players[1];
   $("#scoreA").textContent = String(v.scores[0]); $("#scoreB").textContent = String(v.scores[1]);
   $("#target").textContent = String(v.target);
@@ -126,6 +128,7 @@ function drawCell(c, ch, _p, marks) {
   c.className = cls;
   c.textContent = text;
   c.dataset.c = ch;
+  c.setAttribute("aria-label", mineCellLabel(Number(c.dataset.x), Number(c.dataset.y), ch, null, marks));
 }
 
 function buildBoard(el, w, h) {
@@ -139,12 +142,7 @@ function buildBoard(el, w, h) {
   if (cell >= 18 && cell < parseFloat(getComputedStyle(el).getPropertyValue("--cell"))) {
     el.style.setProperty("--cell", `${cell}px`);
   }
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-    const c = document.createElement("div");
-    c.className = "mcell";
-    c.dataset.x = x; c.dataset.y = y;
-    el.appendChild(c);
-  }
+  buildGrid(el, w, h, "mcell");
 }
 
 /** A person's click on (x, y), when it is their turn and the cell hidden. */

@@ -21,6 +21,13 @@ function typing(target) {
   return target.matches("input") && !target.matches("[type=checkbox], [type=radio], [type=range], [type=button], [type=color]");
 }
 
+/** True for Space or Enter on a control they press (a button, a link, a
+ *  checkbox): the browser's own action, which a game key must not take. */
+function pressesControl(e) {
+  return (e.key === " " || e.key === "Enter")
+    && e.target.matches("button, a[href], summary, input[type=checkbox], input[type=radio]");
+}
+
 /** POSTs `body` as JSON to `path`; resolves to the answer or throws an Error
  *  carrying the server's one-line message. */
 async function api(path, body) {
@@ -102,8 +109,25 @@ function seedValue(el) { return wholeValue(el, "seed", true); }
 
 /** Shows `text` in the element `el` as a good, bad or plain message. */
 function say(el, text, kind) {
+  // A live region: screen readers announce the message, an error at once.
+  el.setAttribute("aria-live", kind === "bad" ? "assertive" : "polite");
   el.textContent = text || "";
   el.className = "message" + (kind ? " " + kind : "");
+}
+
+/** A redraw gate for fast playback (Geek at 600 pieces a second, Flappy
+ *  Bird watched at 20×), which repaints most of its canvas every frame: when
+ *  the system asks for reduced motion, at most three redraws a second (under
+ *  WCAG's three flashes a second); otherwise every frame. */
+class RedrawGate {
+  constructor() { this.last = -Infinity; this.reduce = matchMedia("(prefers-reduced-motion: reduce)"); }
+  /** Whether to redraw at time `now` (ms), playing `fast`. */
+  open(now, fast) {
+    if (!fast || !this.reduce.matches) return true;
+    if (now - this.last < 1000 / 3) return false;
+    this.last = now;
+    return true;
+  }
 }
 
 /** A timer element that counts seconds from start() until stop(). */
@@ -117,6 +141,50 @@ class Timer {
   show() { if (this.t0 !== null) this.el.textContent = String(Math.floor((performance.now() - this.t0) / 1000)); }
   stop() { this.show(); if (this.id !== null) clearInterval(this.id); this.id = null; }
   reset() { this.stop(); this.t0 = null; this.el.textContent = "0"; }
+}
+
+/** Builds `el` as an ARIA grid of `w`×`h` cells of class `cellClass`, for
+ *  screen readers: rows (laid out by `display: contents`, so the board's CSS
+ *  grid still places the cells) of gridcells whose ids `activeCell` points
+ *  the grid's cursor at. Returns the cells, row by row (also `el.cells`). */
+function buildGrid(el, w, h, cellClass) {
+  el.innerHTML = "";
+  el.setAttribute("role", "grid");
+  const cells = [];
+  for (let y = 0; y < h; y++) {
+    const row = document.createElement("div");
+    row.className = "grow";
+    row.setAttribute("role", "row");
+    for (let x = 0; x < w; x++) {
+      const c = document.createElement("div");
+      c.className = cellClass;
+      c.id = `${el.id}-${x}-${y}`;
+      c.setAttribute("role", "gridcell");
+      c.dataset.x = x; c.dataset.y = y;
+      row.appendChild(c);
+      cells.push(c);
+    }
+    el.appendChild(row);
+  }
+  el.cells = cells;
+  return cells;
+}
+
+/** What a screen reader says of a Minesweeper or battle cell: its
+ *  coordinates (as the hints give them), what it shows (`ch`, the server's
+ *  character), its mine `chance` (text) if shown, and its marks. */
+function mineCellLabel(x, y, ch, chance, marks) {
+  const shows = { F: "flagged", "*": "mine", "!": "exploded mine", x: "wrong flag", ".": "hidden", A: "mine captured by A", B: "mine captured by B" };
+  let text = `${x},${y}: ` + (ch >= "0" && ch <= "8" ? ch : shows[ch] || "hidden");
+  if (chance !== null && ch !== "F") text += `, ${chance} mine`;
+  const said = { best: "best move", hinted: "hint", fifty: "forced 50/50", last: "just played", played: "AI played" };
+  for (const m of marks) if (said[m]) text += ", " + said[m];
+  return text;
+}
+
+/** Tells screen readers the grid `el`'s cursor cell (`aria-activedescendant`). */
+function activeCell(el, [x, y]) {
+  el.setAttribute("aria-activedescendant", `${el.id}-${x}-${y}`);
 }
 
 /** The board cursor `[x, y]` moved one cell by the arrow key of `ev`, kept

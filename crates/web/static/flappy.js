@@ -106,13 +106,15 @@ function draw() {
   else if (mode === "play" && state.frame === 0 && !$("#stepmode").checked) banner(ctx, ["Get ready", "Space, click or tap to flap"], 0.28);
 }
 
+const gate = new RedrawGate();
+
 function frame(now) {
   requestAnimationFrame(frame);
   if (session && state && state.status === "running") {
     const target = $("#stepmode").checked && mode === "play" ? stepTarget : clock.tick(now);
     step.pump(target).then((s) => { if (s) show(s); }).catch(halt);
   }
-  if (dirty) draw();
+  if (dirty && gate.open(now, mode === "watch" && Number($("#speed").value) >= 5)) draw();
 }
 
 /** A tick the server refused (the game expired, the server went away):
@@ -149,7 +151,7 @@ document.addEventListener("keydown", (e) => {
     if (!state || halted || mode === "watch" || state.status === "crashed" || state.frame === 0) newGame();
     return;
   }
-  if (typing(e.target)) return;
+  if (typing(e.target) || pressesControl(e)) return;
   // One flap per press, as in the original: a held key's repeats are ignored.
   if (e.key === " " || e.key === "ArrowUp") { e.preventDefault(); if (!e.repeat) flap(); }
   if ((e.key === "n" || e.key === "N") && $("#stepmode").checked) stepTarget += 1;

@@ -82,7 +82,7 @@ function build(frames) {
   return out;
 }
 
-function go(i) {
+function go(i, paint = true) {
   if (!replay || !replay.frames.length) return;
   index = Math.max(0, Math.min(replay.frames.length - 1, i));
   const f = replay.frames[index];
@@ -93,9 +93,11 @@ function go(i) {
   const note = index === PIECES - 1 ? " (the last piece scores nothing)" : "";
   $("#points").textContent = f.l ? `${f.l} row${f.l > 1 ? "s" : ""}, +${(f.s - before).toLocaleString("en")}${note}` : "–";
   $("#scrub").value = index;
+  $("#scrub").setAttribute("aria-valuetext",
+    `piece ${(index + 1).toLocaleString("en")} of ${replay.frames.length.toLocaleString("en")}, score ${f.s.toLocaleString("en")}`);
   canvas.dataset.piece = index + 1;
   canvas.dataset.score = f.s;
-  draw();
+  if (paint) draw();
 }
 
 function draw() {
@@ -115,6 +117,8 @@ function draw() {
   for (const [x, y] of f.c) ctx.strokeRect(x * CELL + 2.5, y * CELL + 2.5, CELL - 5, CELL - 5);
 }
 
+const gate = new RedrawGate();
+
 function frame(now) {
   requestAnimationFrame(frame);
   if (!playing || !replay) { last = now; return; }
@@ -123,13 +127,14 @@ function frame(now) {
   const n = Math.floor(carry);
   if (n > 0) {
     carry -= n;
-    go(index + n);
+    go(index + n, gate.open(now, Number($("#speed").value) > 60));
     if (index >= replay.frames.length - 1) setPlaying(false);
   }
 }
 
 function setPlaying(on) {
   playing = on && !!replay;
+  if (!playing && replay) draw(); // the piece it stopped at, whatever the gate skipped
   $("#play").firstChild.textContent = playing ? "Pause " : "Play ";
   carry = 0;
 }
@@ -152,7 +157,7 @@ $("#play").addEventListener("click", () => {
   setPlaying(!playing);
 });
 document.addEventListener("keydown", (e) => {
-  if (typing(e.target)) return;
+  if (typing(e.target) || pressesControl(e)) return;
   if (e.key === "ArrowLeft") { e.preventDefault(); go(index - 1); }
   if (e.key === "ArrowRight") { e.preventDefault(); go(index + 1); }
   if (e.key === " ") { e.preventDefault(); if (!e.repeat) $("#play").click(); }

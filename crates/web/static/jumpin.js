@@ -39,14 +39,14 @@ async function send(action, body) {
 }
 
 function build() {
-  const b = $("#board");
-  b.innerHTML = "";
-  for (let y = 0; y < 5; y++) for (let x = 0; x < 5; x++) {
-    const c = document.createElement("div");
-    c.className = "jcell";
-    c.dataset.x = x; c.dataset.y = y;
-    b.appendChild(c);
-  }
+  buildGrid($("#board"), 5, 5, "jcell");
+}
+
+/** What a screen reader says of a cell: its coordinates (as the hints give
+ *  them), the piece or hole on it, and its marks. */
+function jumpinLabel(x, y, piece, hole, marks) {
+  const what = { rabbit: hole ? "rabbit in a hole" : "rabbit", mush: "mushroom", fox: "fox" }[piece] || (hole ? "empty hole" : "empty");
+  return `${x},${y}: ${what}` + marks.map((m) => ", " + m).join("");
 }
 
 function show(st) {
@@ -55,7 +55,7 @@ function show(st) {
   J.view = v;
   if (st.hint !== undefined && st.hint !== null) J.hint = st.hint;
   const board = $("#board");
-  if (board.children.length !== 25) build();
+  if ((board.cells || []).length !== 25) build();
   const kind = (x, y) => {
     if (v.rabbits.some((c) => same(c, [x, y]))) return "rabbit";
     if (v.mushrooms.some((c) => same(c, [x, y]))) return "mush";
@@ -74,7 +74,7 @@ function show(st) {
   };
   const hint = J.hint && J.hint.next;
   for (let y = 0; y < 5; y++) for (let x = 0; x < 5; x++) {
-    const c = board.children[y * 5 + x];
+    const c = board.cells[y * 5 + x];
     const k = kind(x, y);
     const hole = v.holes.some((h) => same(h, [x, y]));
     let cls = "jcell";
@@ -91,7 +91,15 @@ function show(st) {
     c.innerHTML = k ? `<div class="piece">${{ rabbit: "R", mush: "M", fox: "F" }[k]}</div>` : "";
     // A rabbit in a hole is safe (the goal): drawn smaller, inside the hole's rim.
     c.title = k === "rabbit" && hole ? "rabbit in a hole" : k === "fox" ? "fox (slides along its length)" : hole ? "hole" : "";
+    const marks = [];
+    if (same(J.selected, [x, y])) marks.push("selected");
+    if (J.targets.some((m) => same(m.target, [x, y]))) marks.push("it can move here");
+    if (hint && same(hint.from, [x, y])) marks.push("hint: move this piece");
+    if (hint && same(hint.target, [x, y])) marks.push("hint: to here");
+    c.setAttribute("aria-label", jumpinLabel(x, y, k, hole, marks));
+    c.setAttribute("aria-selected", same(J.selected, [x, y]) ? "true" : "false");
   }
+  activeCell(board, J.cursor);
   $("#moves").textContent = String(v.moves);
   $("#optimal").textContent = v.optimal === null ? "none" : String(v.optimal);
   // Challenge codes name at most three rabbits (C, B, G).
@@ -120,7 +128,7 @@ async function clickCell(x, y) {
     await send("move", { from, to: [x, y] });
     return;
   }
-  const piece = $("#board").children[y * 5 + x].dataset.piece;
+  const piece = $("#board").cells[y * 5 + x].dataset.piece;
   if (piece === "rabbit" || piece === "fox") {
     J.selected = [x, y];
     const st = await send("moves", { x, y });

@@ -51,16 +51,11 @@ async function send(action, body) {
 }
 
 function buildBoard(el, w, h) {
-  el.innerHTML = "";
   el.style.gridTemplateColumns = `repeat(${w}, var(--cell))`;
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-    const c = document.createElement("div");
-    c.className = "mcell";
-    c.dataset.x = x; c.dataset.y = y;
-    el.appendChild(c);
-  }
+  buildGrid(el, w, h, "mcell");
   el.dataset.w = w; el.dataset.h = h;
 }
+
 
 /** Draws one cell from its character and, if any, its analysis. */
 function drawCell(c, ch, p, marks) {
@@ -83,6 +78,7 @@ function drawCell(c, ch, p, marks) {
   c.className = cls;
   c.innerHTML = html;
   c.dataset.c = ch;
+  c.setAttribute("aria-label", mineCellLabel(Number(c.dataset.x), Number(c.dataset.y), ch, p === null || p === undefined ? null : `${percent(p)}%`, marks));
 }
 
 function marksFor(x, y, a, extra) {
@@ -106,12 +102,13 @@ function show(st) {
   }
   S.id = st.session; S.view = v; S.analysis = st.analysis; S.extra = st;
   const a = S.overlay ? st.analysis : null;
-  const cells = board.children;
+  const cells = board.cells;
   for (let y = 0; y < v.height; y++) for (let x = 0; x < v.width; x++) {
     const ch = v.rows[y][x];
     const p = a ? a.probabilities[y][x] : null;
     drawCell(cells[y * v.width + x], ch, p, marksFor(x, y, a, st));
   }
+  activeCell(board, S.cursor);
   board.dataset.position = positionText(v);
   board.dataset.status = v.status;
   $("#counter").textContent = String(v.mines_left);
@@ -234,13 +231,24 @@ async function runAi() {
 const A = { w: 9, h: 9, mines: 10, cells: [] };
 
 function tab(which) {
-  $("#play").classList.toggle("hidden", which !== "play");
-  $("#analyze").classList.toggle("hidden", which !== "analyze");
-  $("#tab-play").classList.toggle("primary", which === "play");
-  $("#tab-analyze").classList.toggle("primary", which === "analyze");
+  for (const name of ["play", "analyze"]) {
+    const on = name === which;
+    $("#" + name).classList.toggle("hidden", !on);
+    $("#tab-" + name).classList.toggle("primary", on);
+    $("#tab-" + name).setAttribute("aria-selected", String(on));
+    $("#tab-" + name).tabIndex = on ? 0 : -1;
+  }
 }
 $("#tab-play").addEventListener("click", () => tab("play"));
 $("#tab-analyze").addEventListener("click", () => tab("analyze"));
+// The tabs pattern: the arrows move between the two tabs.
+$("[role=tablist]").addEventListener("keydown", (ev) => {
+  if (ev.key !== "ArrowLeft" && ev.key !== "ArrowRight") return;
+  ev.preventDefault();
+  const next = $("#play").classList.contains("hidden") ? "play" : "analyze";
+  tab(next);
+  $("#tab-" + next).focus();
+});
 
 function editorText() {
   const rows = [];
@@ -265,7 +273,7 @@ function loadText(text) {
 function drawEditor(report) {
   const el = $("#aboard");
   if (Number(el.dataset.w) !== A.w || Number(el.dataset.h) !== A.h) buildBoard(el, A.w, A.h);
-  const cells = el.children;
+  const cells = el.cells;
   for (let y = 0; y < A.h; y++) for (let x = 0; x < A.w; x++) {
     let ch = A.cells[y * A.w + x];
     const p = report ? report.probabilities[y][x] : null;

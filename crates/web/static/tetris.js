@@ -300,7 +300,7 @@ document.addEventListener("keydown", (e) => {
     if (!session || mode === "watch" || (state && state.end)) newGame();
     return;
   }
-  if (typing(e.target)) return;
+  if (typing(e.target) || pressesControl(e)) return;
   // Toggles act once per press, whatever the key's repeats.
   if (e.key === "p" || e.key === "P") { if (!e.repeat) togglePause(); return; }
   if (e.key === "g" || e.key === "G") { if (!e.repeat) $("#ghost").checked = !$("#ghost").checked; return; }
@@ -333,6 +333,13 @@ for (const button of $$("#pad button")) {
     hold(id, button.dataset.action);
   });
   for (const end of ["pointerup", "pointercancel", "lostpointercapture"]) button.addEventListener(end, () => held.up(id));
+  // Focused from the keyboard, Enter or Space is the button's key, held likewise.
+  button.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    e.preventDefault();
+    if (!e.repeat) hold(id, button.dataset.action);
+  });
+  button.addEventListener("keyup", (e) => { if (e.key === "Enter" || e.key === " ") held.up(id); });
 }
 
 document.addEventListener("visibilitychange", () => {

@@ -94,7 +94,9 @@ function show(st) {
     el.className = "tile" + (t.free ? "" : " covered") + (T.hint === t.id ? " hinted" : "");
     el.dataset.free = String(t.free);
     el.tabIndex = t.free ? 0 : -1;
-    el.setAttribute("aria-label", `tile ${t.kind}${t.free ? "" : " (covered)"}`);
+    el.setAttribute("aria-label", `tile ${t.kind}${T.hint === t.id ? ", the hint" : ""}`);
+    // Covered tiles cannot be taken: out of a screen reader's way.
+    el.setAttribute("aria-hidden", String(!t.free));
   }
   const tray = $("#tray");
   tray.innerHTML = "";
@@ -103,8 +105,10 @@ function show(st) {
     s.className = "slot";
     const k = v.tray[i];
     if (k !== undefined) { s.textContent = String(k); s.style.background = colour(k); s.dataset.kind = k; }
+    s.setAttribute("aria-hidden", "true");
     tray.appendChild(s);
   }
+  tray.setAttribute("aria-label", `tray, ${v.tray.length} of ${v.capacity} slots used` + (v.tray.length ? ": tiles " + v.tray.join(", ") : ""));
   $("#left").textContent = `${v.tiles.length} / ${v.total}`;
   $("#clicks").textContent = String(v.clicks);
   const d = st.verdict;
@@ -133,18 +137,29 @@ function verdictText(d) {
   }
 }
 
-$("#board").addEventListener("click", (ev) => {
+$("#board").addEventListener("click", async (ev) => {
   const t = ev.target.closest(".tile");
   if (!t || t.dataset.free !== "true" || !T.view || T.view.status !== "playing") return;
   T.hint = null;
-  send("click", { tile: Number(t.dataset.id) });
+  // The clicked tile leaves the board: keep the keyboard on the board, at the
+  // free tile that took its place in the tab order.
+  const free = () => $$("#board .tile[data-free=true]");
+  const focused = document.activeElement === t ? free().indexOf(t) : -1;
+  await send("click", { tile: Number(t.dataset.id) });
+  if (focused >= 0 && !document.activeElement.closest("#board")) {
+    const left = free();
+    if (left.length) left[Math.min(focused, left.length - 1)].focus();
+  }
 });
 $("#hint").addEventListener("click", () => {
   if (!T.verdict) return;
   if (T.verdict.hint === null) { say(msg, "No hint: " + verdictText(T.verdict), "bad"); return; }
   T.hint = T.verdict.hint;
   show({ session: T.id, view: T.view, verdict: T.verdict });
-  say(msg, `Hint: the highlighted tile (${T.hint}).`);
+  const tile = T.view.tiles.find((t) => t.id === T.hint);
+  say(msg, `Hint: the highlighted tile${tile ? " " + tile.kind : ""}, focused: Enter takes it.`);
+  const el = T.els.get(T.hint);
+  if (el) el.focus();
 });
 $("#undo").addEventListener("click", () => { T.hint = null; send("undo"); });
 $("#solve").addEventListener("click", async () => {

@@ -1,0 +1,149 @@
+// Accessibility in a real browser: axe-core finds no serious or critical
+// violation on any page; results are announced (live regions); the boards
+// are ARIA grids whose cursor a screen reader follows; Space and Enter press
+// the control they are on rather than a game key; fast replays honour
+// prefers-reduced-motion.
+"use strict";
+
+const { test, before, after } = require("node:test");
+const assert = require("node:assert/strict");
+const { launch, onPage } = require("./harness");
+
+const AXE = require.resolve("axe-core/axe.min.js");
+let chrome;
+before(async () => { chrome = await launch(); });
+after(async () => { await chrome.close(); });
+
+/** axe's serious and critical violations on the page, one line each. */
+async function violations(page) {
+  await page.addScriptTag({ path: AXE });
+  const found = await page.evaluate(async () => (await axe.run(document)).violations);
+  return found
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+// Each page, and what starts its game (the state axe sees next).
+const PAGES = {
+  "/": null,
+  "/mines": async (p) => { await p.click("#new"); await p.click('#board .mcell[data-x="4"][data-y="4"]'); },
+  "/battle": async (p) => { await p.waitForSelector("#board .mcell"); },
+  "/tiles": async (p) => { await p.waitForSelector("#board .tile[data-free=true]"); },
+  "/jumpin": async (p) => { await p.waitForSelector("#board .jcell.rabbit"); },
+  "/tetris": async (p) => { await p.click("#new"); },
+  "/flappy": async (p) => { await p.click("#new"); },
+  "/geek": async (p) => { await p.waitForFunction(() => document.querySelector("#board").dataset.piece); },
+  "/sketch": null,
+  "/median": async (p) => { await p.click("#example"); },
+};
+
+for (const [route, start] of Object.entries(PAGES)) {
+  test(`axe finds no serious violation on ${route}`, async (t) => {
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      await onPage(chrome.browser, t, route, async (page) => {
+        assert.deepEqual(await violations(page), [], `${route} at ${viewport.width} px, loaded`);
+        if (start) {
+          await start(page);
+          await page.waitForTimeout(300);
+          assert.deepEqual(await violations(page), [], `${route} at ${viewport.width} px, started`);
+        }
+      }, viewport);
+    }
+  });
+}
+
+test("every page's messages are live regions", async (t) => {
+  for (const route of ["/mines", "/battle", "/tiles", "/jumpin", "/tetris", "/flappy", "/geek", "/sketch", "/median"]) {
+    await onPage(chrome.browser, t, route, async (page) => {
+      assert.equal(await page.getAttribute("#msg", "role"), "status", route);
+      assert.equal(await page.getAttribute("#msg", "aria-live"), "polite", route);
+    });
+  }
+});
+
+test("the Minesweeper board is a grid whose cursor a screen reader follows", async (t) => {
+  await onPage(chrome.browser, t, "/mines", async (page) => {
+    await page.selectOption("#level", "beginner");
+    await page.click("#new");
+    await page.waitForSelector("#board [role=row] [role=gridcell]");
+    assert.equal(await page.getAttribute("#board", "role"), "grid");
+    await page.focus("#board");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowDown");
+    assert.equal(await page.getAttribute("#board", "aria-activedescendant"), "board-1-1");
+    assert.equal(await page.getAttribute("#board-1-1", "aria-label"), "1,1: hidden");
+    await page.keyboard.press("Space");
+    await page.waitForFunction(() => document.querySelector("#board-1-1").dataset.c !== ".");
+    const label = await page.getAttribute("#board-1-1", "aria-label");
+    assert.match(label, /^1,1: [0-8]$/);
+    // An error is announced at once.
+    await page.evaluate(() => say($("#msg"), "a test error", "bad"));
+    assert.equal(await page.getAttribute("#msg", "aria-live"), "assertive");
+  });
+});
+
+test("Space on a focused checkbox or button presses it, not a game key", async (t) => {
+  await onPage(chrome.browser, t, "/flappy", async (page) => {
+    await page.focus("#stepmode");
+    await page.keyboard.press("Space");
+    assert.equal(await page.isChecked("#stepmode"), true);
+    await page.keyboard.press("Space");
+    assert.equal(await page.isChecked("#stepmode"), false);
+  });
+  await onPage(chrome.browser, t, "/geek", async (page) => {
+    // The page opens on arcade's record, at its last piece.
+    await page.waitForFunction(() => document.querySelector("#board").dataset.piece === "10000");
+    assert.equal(await page.getAttribute("#scrub", "aria-valuetext"), "piece 10,000 of 10,000, score 1,428,236");
+    await page.focus("#start");
+    await page.keyboard.press("Space");
+    await page.waitForFunction(() => document.querySelector("#board").dataset.piece === "1");
+    await page.waitForTimeout(300);
+    assert.equal(await page.getAttribute("#board", "data-piece"), "1"); // the replay did not start
+  });
+});
+
+test("a Tetris pad button works from the keyboard", async (t) => {
+  await onPage(chrome.browser, t, "/tetris", async (page) => {
+    await page.click("#new");
+    await page.waitForFunction(() => document.querySelector("#board").dataset.falling);
+    const [piece, rotation, col] = (await page.getAttribute("#board", "data-falling")).split(",");
+    await page.focus('#pad button[data-action="left"]');
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((want) => document.querySelector("#board").dataset.falling === want,
+      `${piece},${rotation},${Number(col) - 1}`);
+  });
+});
+
+test("after taking a tile from the keyboard, the focus stays on the board", async (t) => {
+  await onPage(chrome.browser, t, "/tiles", async (page) => {
+    await page.waitForSelector("#board .tile[data-free=true]");
+    await page.focus("#board .tile[data-free=true]");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelector("#board").dataset.clicks === "1");
+    assert.equal(await page.evaluate(() => document.activeElement.matches("#board .tile[data-free=true]")), true);
+    assert.match(await page.getAttribute("#tray", "aria-label"), /^tray, 1 of 7 slots used: tiles \d+$/);
+  });
+});
+
+test("with reduced motion asked for, a fast replay redraws at most 3 times a second", async (t) => {
+  for (const reduce of [true, false]) {
+    await onPage(chrome.browser, t, "/geek", async (page) => {
+      await page.emulateMedia({ reducedMotion: reduce ? "reduce" : "no-preference" });
+      await page.waitForFunction(() => document.querySelector("#board").dataset.piece === "10000");
+      await page.click("#start");
+      await page.selectOption("#speed", "6000");
+      await page.evaluate(() => {
+        window.draws = 0;
+        const original = draw;
+        draw = () => { window.draws++; original(); };
+      });
+      await page.click("#play");
+      await page.waitForTimeout(2000);
+      const draws = await page.evaluate(() => window.draws);
+      const piece = Number(await page.getAttribute("#board", "data-piece"));
+      assert.ok(piece > 2000, `the replay went on (piece ${piece})`);
+      if (reduce) assert.ok(draws <= 8, `${draws} redraws in 2 s`);
+      else assert.ok(draws >= 30, `${draws} redraws in 2 s without the preference`);
+    });
+  }
+});
