@@ -147,3 +147,22 @@ test("with reduced motion asked for, a fast replay redraws at most 3 times a sec
     });
   }
 });
+
+test("the battle says each AI move in words", async (t) => {
+  await onPage(chrome.browser, t, "/battle", async (page) => {
+    await page.selectOption("#mode", "watch");
+    await page.click("#new");
+    await page.waitForFunction(() => /played/.test(document.querySelector("#msg").textContent));
+    assert.match(await page.textContent("#msg"), /^[AB] \((ev|greedy|rule)\) played \(\d+,\d+\): (safe|a mine, and moves again)\.$/);
+  });
+});
+
+test("at 320 px wide (400 % zoom) no page scrolls sideways", async (t) => {
+  for (const route of Object.keys(PAGES)) {
+    await onPage(chrome.browser, t, route, async (page) => {
+      await page.waitForTimeout(300);
+      const over = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.equal(over, 0, `${route} is ${over} px too wide`);
+    }, { width: 320, height: 640 });
+  }
+});

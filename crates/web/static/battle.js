@@ -115,7 +115,18 @@ function show(st) {
     if (human >= 0 && v.winner !== null) text = (v.winner === human ? "You win! " : "You lose. ") + text;
     say(msg, text, human >= 0 && v.winner === human ? "good" : (human >= 0 ? "bad" : ""));
     board.dataset.result = human < 0 ? "watched" : v.winner === human ? "won" : "lost";
-  } else delete board.dataset.result;
+  } else {
+    delete board.dataset.result;
+    // In words too, for a screen reader: the hint, or the move just played.
+    if (st.hint) say(msg, `Hint: (${st.hint[0]},${st.hint[1]})`);
+    else if (st.played) {
+      // A capture shows the mover's letter and keeps the turn; a safe click passes it.
+      const [x, y] = st.played, cell = v.rows[y][x];
+      const captured = cell === "A" || cell === "B";
+      const seat = captured ? "AB".indexOf(cell) : 1 - v.to_move;
+      say(msg, `${"AB"[seat]} (${v.players[seat]}) played (${x},${y}): ${captured ? "a mine, and moves again" : "safe"}.`);
+    }
+  }
 }
 
 /** Draws one cell (from mines.js's conventions). */
