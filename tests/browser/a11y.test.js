@@ -166,3 +166,15 @@ test("at 320 px wide (400 % zoom) no page scrolls sideways", async (t) => {
     }, { width: 320, height: 640 });
   }
 });
+
+test("the first Tab offers to skip the page links", async (t) => {
+  await onPage(chrome.browser, t, "/mines", async (page) => {
+    assert.equal(await page.locator("nav[aria-label=pages] a").count(), 10);
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), "Skip to the page");
+    await page.keyboard.press("Enter");
+    assert.equal(await page.evaluate(() => document.activeElement.id), "main");
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement.id), "tab-play");
+  });
+});
