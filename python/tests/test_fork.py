@@ -19,12 +19,16 @@ import numpy as np
 import pytest
 
 import arcadekit
+from arcadekit.battle import MinesBattleEnv
+from conftest import ROOT
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="fork is Linux's default start method")
 
 
 def every_parallel_call(tmp):
-    """Each call that runs on the Rust threads, at a size that does."""
+    """Each call that runs on the Rust threads, at a size that does, and each
+    single game's call that stays on the caller's (``detach_serial``), which
+    must not start a pool either."""
     tetris = arcadekit.TetrisVectorEnv(512, seed=1)
     tetris.reset()
     tetris.step(tetris.ai_actions())
@@ -51,6 +55,22 @@ def every_parallel_call(tmp):
     arcadekit.mines_play(level="beginner", seed=4)
     arcadekit.move_median(np.arange(200_000, dtype=np.float64).reshape(4, -1), 101)
     arcadekit.sketch(np.zeros((64, 64, 3), dtype=np.uint8))
+    # One game's serial work.
+    mines_env = arcadekit.MinesweeperEnv(level="beginner", probabilities=True)
+    mines_env.reset(seed=1)
+    mines_env.step(mines_env.solver_action())
+    arcadekit.mines_analyze("3 3 1\n1..\n...\n...\n")
+    battle = MinesBattleEnv(level="9x9/10")
+    battle.reset(seed=1)
+    battle.step(battle.ai_action("ev"))
+    jumpin_env = arcadekit.JumpInEnv()
+    jumpin_env.reset(seed=1)
+    jumpin_env.step(jumpin_env.solver_action())
+    arcadekit.jumpin_solve("C31B42G34M302203FE11")
+    tiles_env = arcadekit.TilesEnv(layers=12)
+    tiles_env.reset(seed=1)
+    tiles_env.step(tiles_env.solver_action(nodes=1000) or tiles_env.greedy_action())
+    arcadekit.geek_replay((ROOT / "crates/tetris/records/geek-1428236.txt").read_text())
 
 
 def test_the_extension_starts_no_global_pool(tmp_path):

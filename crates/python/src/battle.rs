@@ -127,7 +127,7 @@ impl BattleCore {
         }
         let seat = self.battle.to_move();
         let (view, rng) = (self.battle.view(), &mut self.rngs[seat]);
-        let choice = crate::pool::detach(py, || ai.choose(view, rng));
+        let choice = crate::pool::detach_serial(py, || ai.choose(view, rng));
         self.replay.record(ai_draw(ai));
         choice.map_err(value_error)
     }
@@ -217,7 +217,7 @@ fn battle_game(
 ) -> PyResult<((usize, usize), Option<usize>, usize)> {
     let rules = rules(level, target)?;
     let players = [ai(first)?, ai(second)?];
-    let r = crate::pool::detach(py, || {
+    let r = crate::pool::detach_serial(py, || {
         play_game(rules, players, layout_seed(seed, 0), |_, _, _| {})
     })
     .map_err(value_error)?;

@@ -226,7 +226,7 @@ impl JumpinCore {
     /// Loads a challenge code (`C31B42G34M302203FE11`) or a board text.
     fn load(&mut self, py: Python<'_>, puzzle: &str) -> PyResult<()> {
         let p = parse(puzzle)?;
-        crate::pool::detach(py, || self.start(&p));
+        crate::pool::detach_serial(py, || self.start(&p));
         Ok(())
     }
 
@@ -243,7 +243,7 @@ impl JumpinCore {
             .iter()
             .find(|c| c.number == number)
             .ok_or_else(|| value_error(format!("challenge {number} is out of range (1..=60)")))?;
-        crate::pool::detach(py, || self.start(&c.position));
+        crate::pool::detach_serial(py, || self.start(&c.position));
         Ok(())
     }
 
@@ -316,7 +316,7 @@ impl JumpinCore {
 
     /// The first move of a shortest solution from here, as an action.
     fn solver_action(&mut self, py: Python<'_>) -> Option<usize> {
-        crate::pool::detach(py, || self.play.solver_move())
+        crate::pool::detach_serial(py, || self.play.solver_move())
     }
 
     /// The optimal solution length of the puzzle from its start.

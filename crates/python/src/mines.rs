@@ -259,7 +259,8 @@ impl MinesCore {
     /// Exact mine probabilities, (H, W): revealed cells hold no mine (0).
     fn probabilities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let mut p = vec![0.0; self.game.cells()];
-        crate::pool::detach(py, || self.game.write_probabilities(&mut p)).map_err(value_error)?;
+        crate::pool::detach_serial(py, || self.game.write_probabilities(&mut p))
+            .map_err(value_error)?;
         let level = self.game.config.level;
         PyArray1::from_vec(py, p).reshape([level.height, level.width])
     }
@@ -269,7 +270,7 @@ impl MinesCore {
     #[pyo3(signature = (strength="standard"))]
     fn solver_action(&self, py: Python<'_>, strength: &str) -> PyResult<Option<usize>> {
         let solver = Solver::new(parse_strength(strength)?.config());
-        crate::pool::detach(py, || self.game.solver_move(&solver)).map_err(value_error)
+        crate::pool::detach_serial(py, || self.game.solver_move(&solver)).map_err(value_error)
     }
 
     /// The position in arcade's text format (`.` hidden).
@@ -437,7 +438,8 @@ fn mines_analyze(
 ) -> PyResult<String> {
     let pos = position(&grid, mines)?;
     let config = parse_strength(strength)?.config();
-    let report = crate::pool::detach(py, || analyze_report(&pos, &config)).map_err(value_error)?;
+    let report =
+        crate::pool::detach_serial(py, || analyze_report(&pos, &config)).map_err(value_error)?;
     to_json(&report)
 }
 
@@ -450,7 +452,8 @@ fn mines_analyze_text(py: Python<'_>, text: &str, strength: &str) -> PyResult<St
     }
     let pos = Position::parse(text).map_err(value_error)?;
     let config = parse_strength(strength)?.config();
-    let report = crate::pool::detach(py, || analyze_report(&pos, &config)).map_err(value_error)?;
+    let report =
+        crate::pool::detach_serial(py, || analyze_report(&pos, &config)).map_err(value_error)?;
     to_json(&report)
 }
 
@@ -468,7 +471,7 @@ fn mines_play(
     let c = config(level, rule)?;
     let first = first.unwrap_or_else(|| c.rule.default_first(c.level.grid()));
     let strength = parse_strength(strength)?;
-    let report = crate::pool::detach(py, || {
+    let report = crate::pool::detach_serial(py, || {
         arcade_mines::play::play_seeded(c.level, c.rule, first, seed, strength, |_| {})
     })
     .map_err(value_error)?;

@@ -5,7 +5,8 @@
 //! (`multiprocessing`'s and `AsyncVectorEnv`'s default start on Linux) would
 //! wait forever on workers that do not exist. The extension therefore never
 //! runs on the global pool: its parallel work runs on this pool ([`install`],
-//! [`detach`]), made afresh in a process other than the one that made it.
+//! [`detach`]), made afresh in a process other than the one that made it;
+//! one game's serial work stays on the calling thread ([`detach_serial`]).
 //! The pool is found without a lock, so a fork at any moment leaves nothing
 //! held in the child.
 
@@ -68,4 +69,13 @@ pub(crate) fn install<T: Send>(work: impl FnOnce() -> T + Send) -> T {
 /// Runs `work` with the GIL released, on this process's pool.
 pub(crate) fn detach<T: Send>(py: Python<'_>, work: impl FnOnce() -> T + Send) -> T {
     py.detach(|| install(work))
+}
+
+/// Runs one game's `work`, which never goes parallel, with the GIL released
+/// on this thread: handing it to the pool would cost more than a cheap
+/// expert's move (a single environment's `solver_action` ran at a third of
+/// its speed). `python/tests/test_fork.py` runs each such call in a process
+/// that must start no global pool, so one that goes parallel is caught.
+pub(crate) fn detach_serial<T: Send>(py: Python<'_>, work: impl FnOnce() -> T + Send) -> T {
+    py.detach(work)
 }

@@ -185,7 +185,7 @@ fn sketch<'py>(
 fn geek_replay(py: Python<'_>, record: &str) -> PyResult<String> {
     let record = arcade_tetris::geek::record::Record::parse(bounded("the record", record)?)
         .map_err(value_error)?;
-    to_json(&crate::pool::detach(py, || {
+    to_json(&crate::pool::detach_serial(py, || {
         arcade_tetris::geek::replay::replay(&record, |_| {})
     }))
 }
@@ -323,8 +323,8 @@ fn jumpin_solve(py: Python<'_>, puzzle: &str) -> PyResult<String> {
         arcade_jumpin::parse_code(puzzle)
     }
     .map_err(value_error)?;
-    let report =
-        crate::pool::detach(py, || arcade_jumpin::solve_report(&position)).map_err(value_error)?;
+    let report = crate::pool::detach_serial(py, || arcade_jumpin::solve_report(&position))
+        .map_err(value_error)?;
     to_json(&report)
 }
 
@@ -437,8 +437,9 @@ fn tiles_solve(
         nodes,
         ..arcade_tiles::Limits::seconds(seconds)
     };
-    let report = crate::pool::detach(py, || arcade_tiles::solve_level(&level, solver, &limits))
-        .map_err(value_error)?;
+    let report =
+        crate::pool::detach_serial(py, || arcade_tiles::solve_level(&level, solver, &limits))
+            .map_err(value_error)?;
     to_json(&report)
 }
 

@@ -320,7 +320,7 @@ impl TilesCore {
     /// `arcade tiles generate --seed`; a fixed level ignores it.
     fn reset(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
         let source = &self.source;
-        self.play = TilesPlay::new(crate::pool::detach(py, || source.level(seed)), false);
+        self.play = TilesPlay::new(crate::pool::detach_serial(py, || source.level(seed)), false);
         self.replay.restart(seed);
         Ok(())
     }
@@ -417,7 +417,7 @@ impl TilesCore {
     ) -> PyResult<Option<usize>> {
         let limits = solver_limits(seconds, nodes)?;
         let play = &mut self.play;
-        Ok(crate::pool::detach(py, || play.solver_move(&limits)))
+        Ok(crate::pool::detach_serial(py, || play.solver_move(&limits)))
     }
 
     /// The greedy player's next click (`arcade tiles bench`'s greedy), or
