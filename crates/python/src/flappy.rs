@@ -475,13 +475,17 @@ impl FlappyVectorCore {
     /// [`margins`]), on Rust threads with the GIL released.
     fn margins<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i32>>> {
         let n = self.slots.slots.len();
-        let depths = depths(py);
-        if self.judges.is_empty() && judges_fit(n, depths) {
+        // The analysis is read only to make judges (once) or when there are
+        // none: not on every step of the common case.
+        let shared = self.judges.is_empty().then(|| depths(py));
+        if let Some(depths) = shared
+            && judges_fit(n, depths)
+        {
             self.judges = vec![Judge::new(depths); n];
         }
         let (slots, judges) = (&self.slots.slots, &mut self.judges);
         let flat: Vec<i32> = crate::pool::detach(py, || {
-            if judges.is_empty() {
+            if let (true, Some(depths)) = (judges.is_empty(), shared) {
                 // Too many games to keep a judge each: one a thread.
                 return slots
                     .par_iter()
