@@ -178,3 +178,36 @@ test("the first Tab offers to skip the page links", async (t) => {
     assert.equal(await page.evaluate(() => document.activeElement.id), "tab-play");
   });
 });
+
+test("the header's switch turns the one-letter shortcuts off, on every page", async (t) => {
+  const ghost = (page) => page.isChecked("#ghost");
+  await onPage(chrome.browser, t, "/tetris", async (page) => {
+    await page.waitForSelector("#letter-keys");
+    const before = await ghost(page);
+    await page.keyboard.press("g");
+    assert.equal(await ghost(page), !before);
+    await page.uncheck("#letter-keys");
+    try {
+      await page.locator("main h1").click(); // the focus leaves the switch
+      await page.keyboard.press("g");
+      await page.keyboard.press("G");
+      assert.equal(await ghost(page), !before, "G acted with letter keys off");
+      await onPage(chrome.browser, t, "/mines", async (other) => {
+        assert.equal(await other.isChecked("#letter-keys"), false, "the choice is kept for other pages");
+      });
+    } finally {
+      await page.check("#letter-keys");
+    }
+    await page.reload();
+    await page.waitForSelector("#letter-keys");
+    assert.equal(await page.isChecked("#letter-keys"), true);
+    const now = await ghost(page);
+    await page.keyboard.press("g");
+    assert.equal(await ghost(page), !now);
+  });
+  // A page with no letter shortcuts has no switch.
+  await onPage(chrome.browser, t, "/geek", async (page) => {
+    await page.waitForSelector("#board");
+    assert.equal(await page.locator("#letter-keys").count(), 0);
+  });
+});

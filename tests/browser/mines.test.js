@@ -177,6 +177,35 @@ test("analyse mode shows a contradiction as a message and a shared URL reopens a
   });
 });
 
+test("the analyse board is edited from the keyboard", async (t) => {
+  await onPage(chrome.browser, t, "/mines", async (page) => {
+    await page.waitForFunction(() => document.querySelector("#status").textContent === "ready");
+    await page.click("#tab-analyze");
+    await page.fill("#ptext", "3 1 1\n...\n");
+    await page.click("#analyze-btn");
+    await page.waitForSelector("#abest");
+    await page.focus("#aboard");
+    await page.keyboard.press("0");
+    await page.waitForFunction(() => document.querySelector("#ptext").value === "3 1 1\n0..\n");
+    await page.waitForFunction(() => document.querySelector("#abest")?.textContent === "(1,0) at 0%");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight"); // kept on the board
+    assert.equal(await page.getAttribute("#aboard", "aria-activedescendant"), "aboard-2-0");
+    await page.keyboard.press("m");
+    await page.waitForFunction(() => document.querySelector("#ptext").value === "3 1 1\n0.*\n");
+    await page.waitForFunction(() => /^2,0: mine/.test(document.querySelector("#aboard-2-0").getAttribute("aria-label")));
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("Space"); // cycles hidden -> 0
+    await page.waitForFunction(() => document.querySelector("#ptext").value === "3 1 1\n00*\n");
+    await page.keyboard.press("Delete");
+    await page.waitForFunction(() => document.querySelector("#ptext").value === "3 1 1\n0.*\n");
+    await page.waitForFunction(() => document.querySelector("#abest")?.textContent === "(1,0) at 0%");
+    // The editor's keys stay on the editor: the hidden game was not played.
+    assert.equal(await status(page), "ready");
+  });
+});
+
 test("the board fits a phone-width window", async (t) => {
   await onPage(chrome.browser, t, "/mines", async (page) => {
     await newGame(page, "beginner", "sfar", 3);

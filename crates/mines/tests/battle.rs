@@ -5,7 +5,9 @@ use arcade_core::Rng;
 use arcade_core::progress::Progress;
 use arcade_core::runner::with_threads;
 use arcade_mines::battle::ev::Search;
-use arcade_mines::battle::{Ai, Battle, MatchConfig, Rules, Turn, play_game, run_match};
+use arcade_mines::battle::{
+    Ai, Battle, MatchConfig, Rules, Turn, play_game, play_game_until, run_match,
+};
 use arcade_mines::reference::brute_force;
 use arcade_mines::{Cell, Grid, Level, Position, analyze};
 use proptest::prelude::*;
@@ -193,6 +195,27 @@ fn every_pairing_plays_legal_games() {
             assert_eq!(play_game(rules, [a, b], 7, |_, _, _| {}).unwrap(), r);
         }
     }
+}
+
+/// A game asked to stop is abandoned before its next move (Ctrl-C in a
+/// match on huge boards), and one never asked plays as `play_game` does.
+#[test]
+fn a_game_stops_before_the_next_move_when_asked() {
+    let rules: Rules = "9x9/11".parse().unwrap();
+    let whole = play_game(rules, [Ai::Greedy, Ai::Rule], 7, |_, _, _| {}).unwrap();
+    assert!(whole.moves > 3);
+    let moves = std::cell::Cell::new(0);
+    let stopped = play_game_until(
+        rules,
+        [Ai::Greedy, Ai::Rule],
+        7,
+        |_, _, _| moves.set(moves.get() + 1),
+        || moves.get() == 3,
+    )
+    .unwrap();
+    assert_eq!((stopped, moves.get()), (None, 3));
+    let never = play_game_until(rules, [Ai::Greedy, Ai::Rule], 7, |_, _, _| {}, || false);
+    assert_eq!(never.unwrap(), Some(whole));
 }
 
 /// Seats alternate: an AI against itself on the same layouts wins exactly

@@ -147,11 +147,11 @@ impl AppState {
 
 /// The whole application: pages, assets and the JSON API.
 pub fn app(state: AppRef) -> Router {
-    let mut pages = Router::new().route("/", get(|| async { assets::page("index") }));
-    for page in PAGES {
+    let mut pages = Router::new();
+    for page in assets::PAGES {
         pages = pages.route(
-            &format!("/{page}"),
-            get(move || async move { assets::page(page) }),
+            &page.path(),
+            get(move || async move { assets::page(page.name) }),
         );
     }
     pages
@@ -182,18 +182,12 @@ pub fn app(state: AppRef) -> Router {
         .with_state(state)
 }
 
-/// The pages' route names (`/mines` serves `mines.html`; `/mines/`
-/// redirects there).
-const PAGES: [&str; 9] = [
-    "mines", "jumpin", "tiles", "battle", "tetris", "flappy", "geek", "sketch", "median",
-];
-
 /// An unknown path: `/mines/` goes to `/mines`; a browser asking for a page
 /// gets a page that links home; anything else gets the JSON error.
 async fn not_found(uri: Uri, headers: HeaderMap) -> Response {
     let path = uri.path();
     if let Some(page) = path.strip_prefix('/').and_then(|p| p.strip_suffix('/'))
-        && PAGES.contains(&page)
+        && assets::PAGES.iter().any(|p| p.path() == format!("/{page}"))
     {
         return Redirect::permanent(&format!("/{page}")).into_response();
     }

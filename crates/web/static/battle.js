@@ -186,9 +186,9 @@ $("#board").addEventListener("keydown", (ev) => {
 $("#hint").addEventListener("click", () => { if (humanTurn()) send("hint"); });
 document.addEventListener("keydown", (ev) => {
   if (typing(ev.target)) return;
-  if (ev.key === "h" || ev.key === "H") $("#hint").click();
-  if (ev.key === "p" || ev.key === "P") $("#pause").click();
-  if ((ev.key === "s" || ev.key === "S") && !$("#step").disabled) $("#step").click();
+  if (letterKey(ev, "h")) $("#hint").click();
+  if (letterKey(ev, "p")) $("#pause").click();
+  if (letterKey(ev, "s") && !$("#step").disabled) $("#step").click();
 });
 $("#pause").addEventListener("click", () => setPaused(!B.paused));
 $("#step").addEventListener("click", stepOnce);

@@ -21,6 +21,24 @@ function typing(target) {
   return target.matches("input") && !target.matches("[type=checkbox], [type=radio], [type=range], [type=button], [type=color]");
 }
 
+/** The page's one-letter shortcuts can be turned off (WCAG 2.1.4: speech
+ *  input types letters) by the header's "Letter keys" switch; the choice is
+ *  kept for every page. True if `e` is the letter `key` and they are on. */
+function letterKey(e, key) {
+  if (e.ctrlKey || e.altKey || e.metaKey || e.key.toLowerCase() !== key) return false;
+  const box = document.getElementById("letter-keys");
+  return !box || box.checked;
+}
+(() => {
+  const box = document.getElementById("letter-keys");
+  if (!box) return;
+  // Storage may be refused (a private window's policy): the switch still works for the page.
+  try { box.checked = localStorage.getItem("arcade.letterKeys") !== "off"; } catch (_) { /* kept on */ }
+  box.addEventListener("change", () => {
+    try { localStorage.setItem("arcade.letterKeys", box.checked ? "on" : "off"); } catch (_) { /* this page only */ }
+  });
+})();
+
 /** True for Space or Enter on a control they press (a button, a link, a
  *  checkbox): the browser's own action, which a game key must not take. */
 function pressesControl(e) {

@@ -154,7 +154,7 @@ document.addEventListener("keydown", (e) => {
   if (typing(e.target) || pressesControl(e)) return;
   // One flap per press, as in the original: a held key's repeats are ignored.
   if (e.key === " " || e.key === "ArrowUp") { e.preventDefault(); if (!e.repeat) flap(); }
-  if ((e.key === "n" || e.key === "N") && $("#stepmode").checked) stepTarget += 1;
+  if (letterKey(e, "n") && $("#stepmode").checked) stepTarget += 1;
 });
 screen.addEventListener("pointerdown", (e) => { e.preventDefault(); flap(); });
 document.addEventListener("visibilitychange", () => {

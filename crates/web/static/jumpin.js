@@ -158,8 +158,8 @@ $("#board").addEventListener("keydown", (ev) => {
 });
 document.addEventListener("keydown", (ev) => {
   if (typing(ev.target)) return;
-  if (ev.key === "h" || ev.key === "H") $("#hint").click();
-  if (ev.key === "u" || ev.key === "U") $("#undo").click();
+  if (letterKey(ev, "h")) $("#hint").click();
+  if (letterKey(ev, "u")) $("#undo").click();
 });
 
 $("#load").addEventListener("click", () => {

@@ -176,7 +176,7 @@ $("#board").addEventListener("keydown", (ev) => {
   } else if (ev.key === " " || ev.key === "Enter") {
     ev.preventDefault();
     click(x, y, S.view.rows[y][x]);
-  } else if ((ev.key === "f" || ev.key === "F") && !ev.repeat) {
+  } else if (letterKey(ev, "f") && !ev.repeat) {
     // A toggle acts once per press: a held key's repeats would flicker it.
     send("flag", { x, y });
   }
@@ -185,9 +185,9 @@ document.addEventListener("keydown", (ev) => {
   if (typing(ev.target)) return;
   // The play keys belong to the play tab: in Analyse they acted on the hidden game.
   if ($("#play").classList.contains("hidden")) return;
-  if (ev.key === "h" || ev.key === "H") send("hint");
-  else if (ev.key === "s" || ev.key === "S") send("step");
-  else if ((ev.key === "p" || ev.key === "P") && !ev.repeat) { $("#overlay").click(); }
+  if (letterKey(ev, "h")) send("hint");
+  else if (letterKey(ev, "s")) send("step");
+  else if (letterKey(ev, "p") && !ev.repeat) { $("#overlay").click(); }
 });
 
 $("#new").addEventListener("click", newGame);
@@ -228,7 +228,8 @@ async function runAi() {
 
 // ---- analyse mode ----
 
-const A = { w: 9, h: 9, mines: 10, cells: [] };
+// The editor's position, its keyboard cursor, and the analysis drawn on it.
+const A = { w: 9, h: 9, mines: 10, cells: [], cursor: [0, 0], report: null };
 
 function tab(which) {
   for (const name of ["play", "analyze"]) {
@@ -266,11 +267,13 @@ function loadText(text) {
   if (w > 64 || h > 64 || lines.length - 1 !== h || lines.slice(1).some((l) => l.length !== w)) return false;
   A.w = w; A.h = h; A.mines = m;
   A.cells = lines.slice(1).join("").split("");
+  A.cursor = [Math.min(A.cursor[0], w - 1), Math.min(A.cursor[1], h - 1)];
   $("#aw").value = w; $("#ah").value = h; $("#am").value = m;
   return true;
 }
 
 function drawEditor(report) {
+  A.report = report;
   const el = $("#aboard");
   if (Number(el.dataset.w) !== A.w || Number(el.dataset.h) !== A.h) buildBoard(el, A.w, A.h);
   const cells = el.cells;
@@ -283,9 +286,10 @@ function drawEditor(report) {
       if (report.best && at(report.best)) marks.push("best");
       if (report.forced_fifty_fifty && report.forced_fifty_fifty.some(at)) marks.push("fifty");
     }
-    if (ch === "*") ch = "*";
+    if (x === A.cursor[0] && y === A.cursor[1]) marks.push("cursor");
     drawCell(cells[y * A.w + x], ch, p, marks);
   }
+  activeCell(el, A.cursor);
 }
 
 async function analyzeNow() {
@@ -317,24 +321,37 @@ $("#blank").addEventListener("click", () => {
   $("#ptext").value = editorText();
   drawEditor(null);
 });
-$("#aboard").addEventListener("click", (ev) => {
-  const c = cellAt(ev);
-  if (!c) return;
-  const i = c[1] * A.w + c[0];
-  const order = ".012345678";
-  const k = order.indexOf(A.cells[i]);
-  A.cells[i] = order[(k + 1) % order.length];
+/** Sets the editor's cell `[x, y]` to what `change` makes of its character,
+ *  and analyses the new position. */
+function editCell([x, y], change) {
+  A.cursor = [x, y];
+  const i = y * A.w + x;
+  A.cells[i] = change(A.cells[i]);
   $("#ptext").value = editorText();
   analyzeNow();
+}
+const cycled = (ch) => { const order = ".012345678"; return order[(order.indexOf(ch) + 1) % order.length]; };
+const mineToggled = (ch) => (ch === "*" ? "." : "*");
+$("#aboard").addEventListener("click", (ev) => {
+  const c = cellAt(ev);
+  if (c) editCell(c, cycled);
 });
 $("#aboard").addEventListener("contextmenu", (ev) => {
   ev.preventDefault();
   const c = cellAt(ev);
-  if (!c) return;
-  const i = c[1] * A.w + c[0];
-  A.cells[i] = A.cells[i] === "*" ? "." : "*";
-  $("#ptext").value = editorText();
-  analyzeNow();
+  if (c) editCell(c, mineToggled);
+});
+$("#aboard").addEventListener("keydown", (ev) => {
+  if (A.cells.length === 0) return;
+  const moved = movedCursor(ev, A.cursor, A.w, A.h);
+  let change = null;
+  if (ev.key >= "0" && ev.key <= "8") change = () => ev.key;
+  else if (ev.key === "." || ev.key === "Delete" || ev.key === "Backspace") change = () => ".";
+  else if ((letterKey(ev, "m") || ev.key === "*") && !ev.repeat) change = mineToggled;
+  else if (ev.key === " " || ev.key === "Enter") change = cycled;
+  if (!moved && !change) return;
+  ev.preventDefault();
+  if (moved) { A.cursor = moved; drawEditor(A.report); } else editCell(A.cursor, change);
 });
 $("#share").addEventListener("click", async () => {
   const url = `${location.origin}/mines#p=${encodeURIComponent($("#ptext").value)}`;

@@ -288,9 +288,10 @@ function labelPause() {
 }
 
 const KEYS = {
-  ArrowLeft: "left", ArrowRight: "right", ArrowDown: "down", ArrowUp: "cw",
-  x: "cw", X: "cw", z: "ccw", Z: "ccw", Control: "ccw", " ": "drop",
+  ArrowLeft: "left", ArrowRight: "right", ArrowDown: "down", ArrowUp: "cw", Control: "ccw", " ": "drop",
 };
+/** The letters that turn the piece, which the "Letter keys" switch turns off. */
+const LETTERS = { x: "cw", z: "ccw" };
 
 document.addEventListener("keydown", (e) => {
   // Enter starts a game unless one is being played (a stray Enter would
@@ -302,9 +303,10 @@ document.addEventListener("keydown", (e) => {
   }
   if (typing(e.target) || pressesControl(e)) return;
   // Toggles act once per press, whatever the key's repeats.
-  if (e.key === "p" || e.key === "P") { if (!e.repeat) togglePause(); return; }
-  if (e.key === "g" || e.key === "G") { if (!e.repeat) $("#ghost").checked = !$("#ghost").checked; return; }
-  const action = KEYS[e.key];
+  if (letterKey(e, "p")) { if (!e.repeat) togglePause(); return; }
+  if (letterKey(e, "g")) { if (!e.repeat) $("#ghost").checked = !$("#ghost").checked; return; }
+  const letter = Object.keys(LETTERS).find((k) => letterKey(e, k));
+  const action = letter ? LETTERS[letter] : KEYS[e.key];
   if (!action || !playing()) return;
   e.preventDefault();
   // The operating system's repeats are ignored: HeldKeys repeats on ticks.

@@ -184,8 +184,8 @@ $("#source").addEventListener("change", () => {
 });
 document.addEventListener("keydown", (ev) => {
   if (typing(ev.target)) return;
-  if (ev.key === "h" || ev.key === "H") $("#hint").click();
-  if (ev.key === "u" || ev.key === "U") $("#undo").click();
+  if (letterKey(ev, "h")) $("#hint").click();
+  if (letterKey(ev, "u")) $("#undo").click();
 });
 
 newLevel();

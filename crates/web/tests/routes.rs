@@ -38,21 +38,51 @@ async fn every_page_and_asset_is_served_with_its_type() {
         assert_eq!(res.headers()["x-content-type-options"], "nosniff");
     }
     for name in arcade_web::assets::names() {
-        let (status, text) = get(&app, &format!("/static/{name}")).await;
+        let (status, _) = get(&app, &format!("/static/{name}")).await;
         assert_eq!(status, StatusCode::OK, "{name}");
-        if name.ends_with(".html") {
-            assert!(
-                text.contains(r#"<link rel="icon" href="/static/favicon.svg""#),
-                "{name}"
-            );
-        }
     }
+}
+
+/// Every page is whole: the shared head and navigation, its own `<main>`,
+/// and its own link marked as the current page (and no other).
+#[tokio::test]
+async fn every_page_has_the_shared_head_and_marks_itself_in_the_navigation() {
+    let app = router();
+    let pages = arcade_web::assets::PAGES;
+    assert_eq!(pages.len(), 10);
+    for page in pages {
+        let path = page.path();
+        let (status, text) = get(&app, &path).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert!(text.starts_with("<!doctype html>"), "{path}");
+        assert!(
+            text.contains(r#"<link rel="icon" href="/static/favicon.svg""#),
+            "{path}"
+        );
+        assert_eq!(text.matches("<main id=\"main\"").count(), 1, "{path}");
+        assert!(text.trim_end().ends_with("</html>"), "{path}");
+        let nav = &text[text.find("<nav").unwrap()..text.find("</nav>").unwrap()];
+        for other in pages {
+            let link = format!("<a href=\"{}\"", other.path());
+            assert_eq!(nav.matches(&link).count(), 1, "{path} links {link}");
+        }
+        assert_eq!(text.matches("aria-current=\"page\"").count(), 1, "{path}");
+        assert!(
+            text.contains(&format!("<a href=\"{path}\" aria-current=\"page\">")),
+            "{path}"
+        );
+    }
+    // The fragments are pages only once put together.
+    let (status, _) = get(&app, "/static/mines.html").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
 #[tokio::test]
 async fn pages_use_nothing_outside_the_server() {
-    for name in arcade_web::assets::names() {
-        let (_, text) = get(&router(), &format!("/static/{name}")).await;
+    let pages = arcade_web::assets::PAGES.iter().map(|p| p.path());
+    let assets = arcade_web::assets::names().map(|n| format!("/static/{n}"));
+    for name in pages.chain(assets) {
+        let (_, text) = get(&router(), &name).await;
         // An SVG names its XML namespace by a URL that is never fetched.
         let text = text.replace(r#"xmlns="http://www.w3.org/2000/svg""#, "");
         for bad in ["http://", "https://", "//cdn", "@import", "fonts.g"] {

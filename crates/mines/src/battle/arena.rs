@@ -48,23 +48,39 @@ pub fn play_game(
     rules: Rules,
     players: [Ai; 2],
     seed: u64,
-    mut observe: impl FnMut(&Battle, usize, &Turn),
+    observe: impl FnMut(&Battle, usize, &Turn),
 ) -> Result<GameResult, SolveError> {
+    let played = play_game_until(rules, players, seed, observe, || false)?;
+    Ok(played.expect("a game nothing stops is played to its end"))
+}
+
+/// [`play_game`], abandoned (`None`) when `stopped` says so before a move:
+/// a game on a huge board takes minutes, and Ctrl-C should not wait for it.
+pub fn play_game_until(
+    rules: Rules,
+    players: [Ai; 2],
+    seed: u64,
+    mut observe: impl FnMut(&Battle, usize, &Turn),
+    stopped: impl Fn() -> bool,
+) -> Result<Option<GameResult>, SolveError> {
     let mut battle = Battle::new(rules, rules.board(seed));
     let mut rngs = seat_rngs(seed);
     let mut moves = 0;
     while !battle.is_over() {
+        if stopped() {
+            return Ok(None);
+        }
         let seat = battle.to_move();
         let cell = players[seat].choose(battle.view(), &mut rngs[seat])?;
         let turn = battle.play(cell).expect("AIs click hidden cells");
         moves += 1;
         observe(&battle, cell, &turn);
     }
-    Ok(GameResult {
+    Ok(Some(GameResult {
         scores: battle.scores(),
         winner: battle.winner(),
         moves,
-    })
+    }))
 }
 
 /// What to play.
@@ -205,8 +221,8 @@ impl PairFold {
 }
 
 /// Plays games `range` of the match on the current rayon pool, streaming.
-/// After Ctrl-C, the report counts the whole layout pairs played
-/// ([`PairFold`]).
+/// Ctrl-C abandons the games being played; the report counts the whole
+/// layout pairs played ([`PairFold`]).
 pub fn run_range(
     cfg: &MatchConfig,
     range: Range<u64>,
@@ -220,7 +236,8 @@ pub fn run_range(
         progress,
         |i, _| {
             let (seed, seats, a_first) = game_setup(cfg, i);
-            play_game(cfg.rules, seats, seed, |_, _, _| {})
+            let stopped = || progress.is_cancelled();
+            play_game_until(cfg.rules, seats, seed, |_, _, _| {}, stopped)
                 .map(|r| (r, a_first))
                 .map_err(|error| MatchError {
                     game: i,
@@ -229,7 +246,7 @@ pub fn run_range(
                 })
         },
         |i, r| match r {
-            Ok((r, a_first)) if failure.is_none() => pairs.push(i, r, a_first),
+            Ok((Some(r), a_first)) if failure.is_none() => pairs.push(i, r, a_first),
             Ok(_) => {}
             Err(e) => {
                 failure.get_or_insert(e);

@@ -16,5 +16,5 @@ pub mod live;
 pub mod rules;
 
 pub use ai::Ai;
-pub use arena::{GameResult, MatchConfig, MatchReport, play_game, run_match};
+pub use arena::{GameResult, MatchConfig, MatchReport, play_game, play_game_until, run_match};
 pub use rules::{Battle, MoveError, Rules, Turn};
