@@ -211,3 +211,19 @@ test("the header's switch turns the one-letter shortcuts off, on every page", as
     assert.equal(await page.locator("#letter-keys").count(), 0);
   });
 });
+
+test("the home page's cards are named by their titles, and Tetris names its next piece", async (t) => {
+  await onPage(chrome.browser, t, "/", async (page) => {
+    // Named by the whole card, a link read about 150 characters.
+    assert.equal(await page.getByRole("link", { name: "Minesweeper battle", exact: true }).count(), 1);
+    assert.equal(await page.getByRole("link", { name: "Jump In'", exact: true }).count(), 2); // the card and the page link
+    // The whole card still takes the click.
+    await page.locator(".card", { hasText: "Minesweeper battle" }).click({ position: { x: 20, y: 70 } });
+    await page.waitForURL(/\/battle$/);
+  });
+  await onPage(chrome.browser, t, "/tetris", async (page) => {
+    assert.equal(await page.getAttribute("#next", "aria-label"), "no next piece");
+    await page.click("#new");
+    await page.waitForFunction(() => /^next piece: [IOTSZJL]$/.test(document.querySelector("#next").getAttribute("aria-label")));
+  });
+});

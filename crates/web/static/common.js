@@ -12,6 +12,10 @@ async function reach(path, init) {
   }
 }
 
+/** The Tetris pieces' colours (the Tetris and Geek boards), each at least
+ *  3:1 against the dark board (WCAG 1.4.11). */
+const PIECE_COLOURS = { I: "#29b6f6", O: "#fdd835", T: "#ab47bc", S: "#43a047", Z: "#e53935", J: "#3d7fe0", L: "#fb8c00" };
+
 /** Whether a key pressed in `target` is typing, which the game keys leave
  *  alone: a text field, a list or a file chooser. A checkbox or slider the
  *  player clicked keeps the focus, and the keys it advertises (P for

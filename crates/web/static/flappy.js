@@ -67,6 +67,16 @@ function show(s) {
   if (s.status === "crashed") say($("#msg"), `Crashed into ${INTO[s.crashed_into] || "something"} at frame ${s.frame} after ${s.passed} pipes`, "bad");
 }
 
+/** Text in the current fill, outlined in ink so that white reads on the
+ *  sky (2:1 alone) and on the pipes alike. */
+function outlinedText(text, x, y) {
+  ctx.save();
+  ctx.lineJoin = "round"; ctx.lineWidth = 4; ctx.strokeStyle = "#1d1c1a";
+  ctx.strokeText(text, x, y);
+  ctx.restore();
+  ctx.fillText(text, x, y);
+}
+
 function draw() {
   dirty = false;
   if (!geo) { ctx.fillStyle = "#70c5ce"; ctx.fillRect(0, 0, screen.width, screen.height); return; }
@@ -93,12 +103,13 @@ function draw() {
     const len = Math.max(3, (best + 1) * 4);
     ctx.fillStyle = colour;
     ctx.fillRect(bx - 12, state.y + bh / 2 - len / 2, 6, len);
-    ctx.font = "bold 13px system-ui, sans-serif";
+    // The number in ink (the bar carries the colour): amber on the sky was 1:1.
+    ctx.fillStyle = "#1d1c1a"; ctx.font = "bold 13px system-ui, sans-serif";
     ctx.fillText(`${best}`, bx - 30, state.y + bh / 2 + 5);
   }
   ctx.fillStyle = "#fff"; ctx.font = "bold 28px system-ui, sans-serif";
   ctx.textAlign = "center"; // 10 and 100 stay centred like 1
-  ctx.fillText(String(state.passed), w / 2, 50);
+  outlinedText(String(state.passed), w / 2, 50);
   ctx.textAlign = "left";
   // Above the bird's starting height, clear of the score.
   if (halted) banner(ctx, ["Stopped", "Enter or New game: play again"], 0.28);

@@ -3,7 +3,6 @@
 // once, then scrubs and plays through them.
 "use strict";
 
-const COLOURS = { I: "#29b6f6", O: "#fdd835", T: "#8e24aa", S: "#43a047", Z: "#e53935", J: "#1e63c6", L: "#fb8c00" };
 const W = 10, H = 20, CELL = 24, PIECES = 10000;
 const canvas = $("#board"), ctx = canvas.getContext("2d");
 let replay = null, fields = [], index = 0, playing = false, last = 0, carry = 0;
@@ -108,7 +107,7 @@ function draw() {
     const full = !row.includes(".");
     for (let x = 0; x < W; x++) {
       if (row[x] === ".") continue;
-      ctx.fillStyle = COLOURS[row[x]];
+      ctx.fillStyle = PIECE_COLOURS[row[x]];
       ctx.fillRect(x * CELL + 1, y * CELL + 1, CELL - 2, CELL - 2);
     }
     if (full) { ctx.fillStyle = "rgba(255,255,255,.45)"; ctx.fillRect(0, y * CELL, W * CELL, CELL); }

@@ -52,7 +52,7 @@ function draw(d) {
   ctx.strokeStyle = "#ccc"; ctx.strokeRect(pad, pad, w - 2 * pad, h - 2 * pad);
   ctx.fillStyle = "#666"; ctx.font = "12px system-ui, sans-serif";
   ctx.fillText(String(hi), 2, pad - 6); ctx.fillText(String(lo), 2, h - 8);
-  line(d.values, 0, X, Y, "#9e9e9e", 1);
+  line(d.values, 0, X, Y, "#757575", 1);
   line(d.medians, d.window - 1, X, Y, "#1e63c6", 2);
 }
 

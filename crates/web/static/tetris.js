@@ -2,7 +2,6 @@
 // is drawn on a canvas at most once per animation frame.
 "use strict";
 
-const COLOURS = { I: "#29b6f6", O: "#fdd835", T: "#8e24aa", S: "#43a047", Z: "#e53935", J: "#1e63c6", L: "#fb8c00" };
 const CELL = 24, HIDDEN = 2, W = 10, H = 20;
 const board = $("#board"), ctx = board.getContext("2d");
 const nextCtx = $("#next").getContext("2d");
@@ -167,11 +166,11 @@ function draw() {
   }
   state.rows.forEach((row, i) => {
     const y = H - 1 - i;
-    for (let x = 0; x < W; x++) if (row[x] !== ".") fillCell(ctx, x, y, COLOURS[row[x]]);
+    for (let x = 0; x < W; x++) if (row[x] !== ".") fillCell(ctx, x, y, PIECE_COLOURS[row[x]]);
   });
   if (state.falling) {
-    for (const [x, y] of state.falling.landing) fillCell(ctx, x, y, COLOURS[state.falling.piece], 0.25);
-    for (const [x, y] of state.falling.cells) fillCell(ctx, x, y, COLOURS[state.falling.piece]);
+    for (const [x, y] of state.falling.landing) fillCell(ctx, x, y, PIECE_COLOURS[state.falling.piece], 0.25);
+    for (const [x, y] of state.falling.cells) fillCell(ctx, x, y, PIECE_COLOURS[state.falling.piece]);
   }
   if (state.ghost) {
     outline(ctx, state.ghost.cells, "#ffffff", true);
@@ -183,9 +182,10 @@ function draw() {
   }
   if (state.end) banner(ctx, ["Game over", "Enter or New game: play again"]);
   nextCtx.fillStyle = "#1d1c1a"; nextCtx.fillRect(0, 0, 96, 64);
+  $("#next").setAttribute("aria-label", state.next ? `next piece: ${state.next}` : "no next piece");
   if (state.next) {
     for (const [dx, dy] of state.next_cells) {
-      nextCtx.fillStyle = COLOURS[state.next];
+      nextCtx.fillStyle = PIECE_COLOURS[state.next];
       nextCtx.fillRect(36 + dx * 16, 28 - dy * 16, 14, 14);
     }
   }
