@@ -76,6 +76,36 @@ def test_shards_merge_in_any_order_and_must_tile_the_run():
         _arcadekit.shard_run("mines-bench", spec, 90, 101)
 
 
+def test_a_battle_spec_takes_the_contest_level_as_the_cli_does():
+    spec = json.dumps({"a": "greedy", "b": "rule", "level": "contest", "games": 2})
+    assert json.loads(_arcadekit.shard_spec("mines-battle", spec))["level"] == "contest"
+    assert _arcadekit.shard_units("mines-battle", spec) == 2
+
+
+def test_an_edited_shard_whose_rows_are_not_its_range_is_refused():
+    spec = json.dumps({"layers": [12, 14], "games": 5, "solver": "greedy", "seed": 2})
+    shards = [_arcadekit.shard_run("tiles-bench", spec, s, e, 1) for s, e in [(0, 4), (4, 10)]]
+    whole = json.loads(_arcadekit.shard_report("tiles-bench", spec, shards, 1.0, 1))
+    assert [r["levels"] for r in whole["rows"]] == [5, 5]
+    second = json.loads(shards[1])
+    assert [r["row"] for r in second["partial"]] == [0, 1]
+    edits = 0
+    for row, levels in [(9, None), (1, None), (None, 4)]:
+        bad = json.loads(shards[1])
+        if row is not None:
+            bad["partial"][0]["row"] = row
+        if levels is not None:
+            bad["partial"][1]["partial"]["levels"] = levels
+        text = json.dumps(bad)
+        with pytest.raises(ValueError, match="rows"):
+            _arcadekit.shard_check("tiles-bench", spec, text)
+        # It panicked (PanicException, not an Exception) on row 9.
+        with pytest.raises(ValueError, match="shard 1: its rows"):
+            _arcadekit.shard_report("tiles-bench", spec, [shards[0], text], 1.0, 1)
+        edits += 1
+    assert edits == 3
+
+
 @pytest.mark.parametrize("kind,spec,message", [
     ("mines-bench", {"level": "3x3/20"}, "level"),
     ("mines-bench", {"levle": "expert"}, "unknown field `levle`"),
@@ -83,6 +113,11 @@ def test_shards_merge_in_any_order_and_must_tile_the_run():
     ("tetris-bench", {"ai": "bcts", "board": "99x3"}, "board"),
     ("mines-battle", {"a": "greedy", "b": "ev", "games": 3}, "even"),
     ("tiles-bench", {"layers": [4], "method": "construct", "de_swaps": 3}, "de-swap"),
+    # As the CLI's: the player would change silently, or a limit is a year.
+    ("tetris-bench", {"ai": "bcts-expect", "preview": True}, "preview: bcts-expect averages over the unknown next piece"),
+    ("tetris-bench", {"ai": "bcts", "expect_from": 50}, "expect_from 50: above the board's 10 rows"),
+    ("tetris-bench", {"ai": "bcts", "expect_from": 5, "preview": True}, "expect_from: not with preview"),
+    ("tiles-bench", {"layers": [4], "seconds": 1e300}, "seconds: expected a number of seconds above 0"),
     ("flappy-eval", {"policy": "heuristic", "episodes": 0}, "episodes"),
     ("sudoku", {}, "unknown benchmark"),
 ])
@@ -328,3 +363,22 @@ def test_de_and_pso_tuning_equal_the_cli(cluster, arcade, tmp_path, method):
     ours = tune("tetris", _spec(flags), checkpoint=str(tmp_path / "r.checkpoint.json"), generations=2,
                 progress=False)
     assert ours["run"] == _cli_tune(arcade, tmp_path, "tetris", flags, 2)
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"spread": 0}, "spread: expected a number above 0"),
+    ({"spread": -1}, "spread: expected a number above 0"),
+    ({"spread": 1e300}, "spread: expected a number above 0 and at most 1e6"),
+    ({"features": "holes,holes"}, "features: holes is named twice"),
+    ({"features": "bcts-expect"}, None),
+    ({"features": "sudoku"}, r"features: unknown feature \"sudoku\"; expected a built-in AI's set \(dellacherie, el-tetris, bcts, arcade-tuned, bcts-expect\)"),
+    ({"games_per_eval": 0}, "games_per_eval must be from 1 to 1000000, found 0"),
+])
+def test_a_tuning_spec_is_checked_as_the_cli_checks_its_options(change, message):
+    # The CLI refuses these (a spread of 0 searches nothing); Python took them.
+    spec = json.dumps({**_spec(TETRIS_TUNE), "spread": 10, **change})
+    if message is None:
+        assert len(json.loads(_arcadekit.tune_new("tetris", spec))["setup"]["features"]) == 8  # bcts-expect's set
+        return
+    with pytest.raises(ValueError, match=message):
+        _arcadekit.tune_new("tetris", spec)

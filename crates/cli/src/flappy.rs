@@ -82,6 +82,12 @@ enum MethodArg {
 struct Hidden(Vec<usize>);
 
 /// Parses a comma list of hidden layer sizes such as `16,64,16` (`none`: linear).
+/// `--inputs`: 5 or 7, which `--help` lists.
+fn inputs() -> impl clap::builder::TypedValueParser<Value = usize> {
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(["5", "7"]).map(|s| if s == "5" { 5 } else { 7 })
+}
+
 fn parse_hidden(s: &str) -> Result<Hidden, String> {
     if s.trim().is_empty() || s.trim() == "none" {
         return Ok(Hidden(Vec::new()));
@@ -121,8 +127,8 @@ pub struct TrainArgs {
     #[arg(long, value_name = "SIZES", value_parser = parse_hidden)]
     hidden: Option<Hidden>,
     /// Observation: 5 (the published five numbers) or 7 (plus the next pipe's gap).
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(["5", "7"]), default_value = "7")]
-    inputs: String,
+    #[arg(long, value_parser = inputs(), default_value = "7")]
+    inputs: usize,
     /// Share of training gaps placed at an end of their range, so the
     /// hardest climbs and drops are practised (validation and eval use the real game).
     #[arg(long, value_name = "P", value_parser = crate::run_options::unit)]
@@ -324,7 +330,7 @@ fn train_config(a: &TrainArgs) -> Result<TrainConfig> {
         MethodArg::Imitate => Method::Imitate,
     };
     let mut config = TrainConfig::new(method, a.seed);
-    let inputs: usize = a.inputs.parse().expect("clap checked 5 or 7");
+    let inputs = a.inputs;
     config.sizes[0] = inputs;
     if let Some(hidden) = &a.hidden {
         config.sizes = std::iter::once(inputs)

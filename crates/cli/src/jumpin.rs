@@ -4,6 +4,7 @@ use crate::exit::bad_input;
 use crate::output::OutputArgs;
 use crate::run_options::{RunOptions, count};
 use anyhow::{Result, anyhow};
+use arcade_core::input::display_name;
 use arcade_jumpin::challenges::parse_challenges;
 use arcade_jumpin::hardest::PieceSet;
 use arcade_jumpin::{
@@ -110,7 +111,7 @@ pub struct HardestArgs {
 #[derive(Args)]
 pub struct GenerateArgs {
     /// Optimal solution length wanted.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(arcade_jumpin::generate::MAX_MOVES)))]
     moves: u32,
     #[command(flatten)]
     pieces: PieceArgs,
@@ -178,7 +179,7 @@ fn load_puzzle(a: &SolveArgs) -> Result<Position> {
                 });
             }
             let text = crate::exit::read_input(path)?;
-            parse_board(&text).map_err(|e| bad_input(anyhow!("{}: {e}", path.display())))
+            parse_board(&text).map_err(|e| bad_input(anyhow!("{}: {e}", display_name(path))))
         }
         (None, None) => Err(bad_input(anyhow!("give a board FILE or --code CODE"))),
     }
@@ -213,8 +214,8 @@ fn generate_cmd(a: GenerateArgs) -> Result<()> {
 
 fn bench_cmd(a: BenchArgs) -> Result<()> {
     let text = crate::exit::read_input(&a.file)?;
-    let list =
-        parse_challenges(&text).map_err(|e| bad_input(anyhow!("{}: {e}", a.file.display())))?;
+    let list = parse_challenges(&text)
+        .map_err(|e| bad_input(anyhow!("{}: {e}", display_name(&a.file))))?;
     let report = bench_report(&list, a.passes);
     a.output.emit(&report)?;
     match report.mismatches.first() {

@@ -25,9 +25,7 @@ impl RunOptions {
     }
 }
 
-/// Most games, episodes or levels one command plays: results stream into
-/// their statistics, so this bounds time, not memory.
-pub const MAX_COUNT: u64 = 1_000_000_000_000;
+pub use arcade_core::input::MAX_COUNT;
 
 /// A count option (games, episodes, levels, passes) from 1 to [`MAX_COUNT`].
 pub fn count(s: &str) -> Result<u64, String> {

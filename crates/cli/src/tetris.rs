@@ -68,17 +68,15 @@ impl AiArgs {
     /// expectation height the stack of a `height`-row board never reaches
     /// (a built-in's or a file's gets a note instead).
     fn check(&self, weights: &Weights, height: usize) -> Result<()> {
-        if self.preview && weights.expect_from.is_some() {
-            return Err(bad_input(anyhow::anyhow!(
-                "--preview: {} averages over the unknown next piece, which preview would replace; use --ai bcts --preview",
-                weights.name
-            )));
-        }
-        if let Some(h) = self.expect_from.filter(|&h| h > height) {
-            return Err(bad_input(anyhow::anyhow!(
-                "--expect-from {h}: above the board's {height} rows, so it would never apply"
-            )));
-        }
+        use arcade_tetris::player::{OptionError, check_options};
+        check_options(weights, self.preview, self.expect_from, height).map_err(|e| {
+            bad_input(match e {
+                OptionError::PreviewReplacesExpectation(_) => {
+                    anyhow::anyhow!("--preview: {e}; use --ai bcts --preview")
+                }
+                OptionError::ExpectationAboveBoard(..) => anyhow::anyhow!("--expect-from {e}"),
+            })
+        })?;
         // A built-in or a file was not asked for this board: it plays, and
         // the note says how.
         if let Some(h) = weights.expect_from.filter(|&h| h > height)
@@ -394,27 +392,7 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
 }
 
 fn parse_features(spec: &str) -> Result<Vec<Feature>> {
-    if let Some(preset) = tune::feature_preset(spec) {
-        return Ok(preset);
-    }
-    let mut features: Vec<Feature> = Vec::new();
-    for name in spec.split(',') {
-        let feature = Feature::from_name(name.trim()).ok_or_else(|| {
-            bad_input(anyhow::anyhow!(
-                "--features: unknown feature {name:?}; expected a built-in AI's set (dellacherie, el-tetris, bcts, arcade-tuned, bcts-expect), all, or names among: {}",
-                Feature::ALL.map(Feature::name).join(", ")
-            ))
-        })?;
-        // A repeated name would be tuned as two weights but saved as one.
-        if features.contains(&feature) {
-            return Err(bad_input(anyhow::anyhow!(
-                "--features: {} is named twice",
-                feature.name()
-            )));
-        }
-        features.push(feature);
-    }
-    Ok(features)
+    tune::parse_features(spec).map_err(|e| bad_input(anyhow::anyhow!("--features: {e}")))
 }
 
 /// The run `tune` continues or starts.

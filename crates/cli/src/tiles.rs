@@ -5,6 +5,7 @@ use crate::output::OutputArgs;
 use crate::run_options::{RunOptions, count, seconds, unit};
 use anyhow::{Context, Result, anyhow};
 use arcade_core::checkpoint::check_writable;
+use arcade_core::input::display_name;
 use arcade_tiles::bench::{self, BenchConfig, Source};
 use arcade_tiles::evolve::{self, EvolveConfig};
 use arcade_tiles::exact::Limits;
@@ -313,7 +314,7 @@ pub fn run(cmd: Command) -> Result<()> {
 fn read_level(path: &Path, capacity: Option<u8>) -> Result<Level> {
     let text = crate::exit::read_input(path)?;
     load_level(&text, capacity.map(usize::from))
-        .map_err(|e| bad_input(anyhow!("{}: {e}", path.display())))
+        .map_err(|e| bad_input(anyhow!("{}: {e}", display_name(path))))
 }
 
 fn solve_cmd(a: SolveArgs) -> Result<()> {
@@ -330,7 +331,7 @@ fn check_cmd(a: CheckArgs) -> Result<()> {
     }
     let level = read_level(&a.level, a.capacity)?;
     let clicks = parse_clicks(&crate::exit::read_input(&a.clicks)?)
-        .map_err(|e| bad_input(anyhow!("{}: {e}", a.clicks.display())))?;
+        .map_err(|e| bad_input(anyhow!("{}: {e}", display_name(&a.clicks))))?;
     let report = check_clicks(&level, &clicks);
     a.output.emit(&report)?;
     if report.won {

@@ -7,7 +7,9 @@ use crate::exit::{bad_input, exit_on_ctrl_c, shell_word};
 use crate::run_options::RunOptions;
 use anyhow::Result;
 use arcade_core::checkpoint::{check_writable, write_atomic};
-use arcade_core::optim::{Generation, MAX_POPULATION, Method, Run, Setup};
+use arcade_core::optim::{
+    Generation, MAX_GENERATIONS, MAX_POPULATION, MAX_SPREAD, Method, Run, Setup,
+};
 use arcade_core::progress::Progress;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -26,7 +28,7 @@ pub(crate) struct TuneOptions {
     pub method: MethodArg,
     /// Generations to run [default: the command's; on --resume: the
     /// checkpoint's target].
-    #[arg(long, value_name = "G", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(long, value_name = "G", value_parser = clap::value_parser!(u32).range(GENERATIONS))]
     pub generations: Option<u32>,
     /// Candidates per generation [default: the method's: CEM 100, DE 10 per
     /// weight, PSO 30].
@@ -55,15 +57,14 @@ pub(crate) struct TuneOptions {
     pub resume: bool,
 }
 
-/// Widest initial spread: far beyond any useful one, and small enough that
-/// scaled weights stay finite numbers.
-const MAX_SPREAD: f64 = 1e6;
-
 /// An initial spread: above 0 (a spread of 0 searches nothing) and at most
 /// [`MAX_SPREAD`].
 fn spread(s: &str) -> Result<f64, String> {
     crate::run_options::positive_at_most(s, MAX_SPREAD, &format!("{MAX_SPREAD:e}"))
 }
+
+/// `--generations`: 1 to [`MAX_GENERATIONS`].
+const GENERATIONS: std::ops::RangeInclusive<i64> = 1..=MAX_GENERATIONS as i64;
 
 impl TuneOptions {
     /// Continues the checkpoint's run, `--generations` (if given) its new

@@ -220,6 +220,21 @@ fn non_utf8_stdin_is_bad_input_like_a_file() {
     assert!(crate::common::stderr(&o).contains("standard input is not UTF-8"));
 }
 
+/// A bad board or level on standard input is named so in its error (the
+/// mines and geek commands said "standard input", these "-").
+#[test]
+fn a_bad_board_on_standard_input_is_named_so() {
+    for args in [["jumpin", "solve", "-"], ["tiles", "solve", "-"]] {
+        let o = crate::common::arcade_with_input(&args, b"nonsense\n");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = crate::common::stderr(&o);
+        assert!(
+            err.starts_with("error: standard input: "),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 /// Issue 30, item 10: a code holding control characters gives one clean line
 /// that does not echo them.
 #[test]

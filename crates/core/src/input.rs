@@ -27,6 +27,11 @@ pub enum InputError {
 /// Longest time budget accepted (`--seconds`, Python's `seconds=`): a year.
 pub const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
 
+/// Most games, episodes or levels one run plays (the CLI's count options, a
+/// cluster's spec): results stream into their statistics, so this bounds
+/// time, not memory.
+pub const MAX_COUNT: u64 = 1_000_000_000_000;
+
 /// Whether `seconds` is a time budget: finite, above 0, at most
 /// [`MAX_SECONDS`]; the error says what is accepted.
 pub fn check_seconds(seconds: f64) -> Result<f64, String> {

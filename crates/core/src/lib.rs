@@ -10,6 +10,7 @@
 //! - [`memory`]: the memory this machine has free;
 //! - [`optim`]: black-box optimizers (noisy CEM, DE/rand/1/bin, PSO) whose state
 //!   can be checkpointed and resumed;
+//! - [`progress`]: progress bars and notes on stderr, and cancellation;
 //! - [`text`]: wording shared by the text reports.
 
 pub mod checkpoint;

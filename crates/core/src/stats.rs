@@ -75,8 +75,8 @@ pub struct Interval {
 }
 
 impl Interval {
-    /// True when the two intervals share no point: the only case in which
-    /// arcade reports one result as better than another.
+    /// True when the two intervals share no point: the strength tests call
+    /// one AI stronger than another only then.
     pub fn disjoint(&self, other: &Interval) -> bool {
         self.high < other.low || other.high < self.low
     }

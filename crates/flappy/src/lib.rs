@@ -8,7 +8,8 @@
 //! - [`file`]: policy files (JSON);
 //! - [`episode`]: playing episodes, disjoint training and evaluation seeds;
 //! - [`eval`]: parallel evaluation with a 95% interval;
-//! - [`train`]: neuroevolution (CEM) and policy gradient (PPO, REINFORCE);
+//! - [`train`]: neuroevolution (CEM), policy gradient (PPO, REINFORCE) and
+//!   imitation of the oracle (DAgger);
 //! - [`overrides`]: per-method training settings, checked against the method;
 //! - [`report`]: each command's report type and the one call that makes it;
 //! - [`render`]: a frame as terminal text;

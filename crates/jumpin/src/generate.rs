@@ -7,6 +7,10 @@
 //! reaches N the whole piece set has been searched, so the longest position
 //! found is the longest possible below N.
 
+/// Most moves a generated puzzle may be asked for: far beyond the hardest
+/// puzzle of any piece set (the search then returns the longest it has).
+pub const MAX_MOVES: u32 = 1000;
+
 use crate::geometry::Symmetry;
 use crate::hardest::{PieceSet, mushroom_layouts, track_sets};
 use crate::position::Position;

@@ -1,5 +1,6 @@
 //! Minesweeper: engine, exact-probability solver, analyser, battle mode.
 //!
+//! - [`grid`]: cell indices, coordinates and neighbourhoods;
 //! - [`board`]: levels, first-click rules, seeded mine layouts;
 //! - [`game`]: reveals with flood fill, win and loss;
 //! - [`position`]: what a player sees, and its text format;
@@ -13,6 +14,7 @@
 //! - [`report`]: one position analysed for display ([`analyze_report`]);
 //! - [`play`]: a whole game; [`human`]: a game as a person plays it (flags,
 //!   chords); [`bench`]: seeded win-rate benchmarks;
+//! - [`battle`]: the two-player race for mines, its AIs and matches;
 //! - [`reference`]: brute-force enumeration the engine is tested against.
 
 pub mod battle;

@@ -329,9 +329,9 @@ const TILT_BELOW: f64 = 1e-100;
 /// Tilts tried after the untilted combination: each recentres on the
 /// largest product the one before could represent. On boards of 700×700 and
 /// more, the frontier's density can differ so much from the rest's that the
-/// first tilt (the average density) still underflows; one more sufficed on
-/// every such position measured (700×700 to 1,000×1,000), and each moves
-/// the representable range up to its full width towards the peak.
+/// first tilt (the average density) still underflows, so a few more are
+/// allowed; each moves the representable range up to its full width
+/// towards the peak.
 const MAX_TILTS: usize = 8;
 
 /// One combination at one tilt, and the mine count of its largest product

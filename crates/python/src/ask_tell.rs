@@ -8,13 +8,13 @@
 
 use crate::shard::from_spec;
 use crate::value_error;
-use arcade_core::optim::{Method, Run, Setup, Start};
+use arcade_core::optim::{MAX_GENERATIONS, Method, Run, Setup, Start, check_spread};
 use arcade_core::progress::Progress;
 use arcade_tetris::geek::search::SearchConfig;
 use arcade_tetris::geek::tune::{self as geek_tune, GeekTuneSetup};
 use arcade_tetris::geek::value::GeekWeights;
-use arcade_tetris::tune::{self as tetris_tune, MAX_GAMES_PER_EVAL, TuneSetup};
-use arcade_tetris::{Feature, MoveMode, Randomizer, Rules, Weights};
+use arcade_tetris::tune::{self as tetris_tune, TuneSetup};
+use arcade_tetris::{MoveMode, Randomizer, Rules, Weights};
 use pyo3::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -161,33 +161,16 @@ fn three_thousand() -> usize {
 }
 
 fn check_generations(g: usize) -> Result<usize, String> {
-    match (1..=1_000_000).contains(&g) {
+    match (1..=MAX_GENERATIONS).contains(&g) {
         true => Ok(g),
-        false => Err(format!("generations must be from 1 to 1000000, found {g}")),
+        false => Err(format!(
+            "generations must be from 1 to {MAX_GENERATIONS}, found {g}"
+        )),
     }
 }
 
-fn check_spread(s: f64) -> Result<f64, String> {
-    match s.is_finite() {
-        true => Ok(s),
-        false => Err(format!("spread must be a finite number, found {s}")),
-    }
-}
-
-fn features(spec: &str) -> Result<Vec<Feature>, String> {
-    if let Some(preset) = tetris_tune::feature_preset(spec) {
-        return Ok(preset);
-    }
-    spec.split(',')
-        .map(|name| {
-            Feature::from_name(name.trim()).ok_or_else(|| {
-                format!(
-                    "features: unknown feature {name:?}; expected a built-in AI's set (dellacherie, el-tetris, bcts, arcade-tuned), all, or names among: {}",
-                    Feature::ALL.map(Feature::name).join(", ")
-                )
-            })
-        })
-        .collect()
+fn spread(s: f64) -> Result<f64, String> {
+    check_spread(s).map_err(|e| format!("spread: {e}"))
 }
 
 /// A new tuning run as `arcade tetris tune` starts it.
@@ -203,18 +186,12 @@ fn tetris_new(spec: &str) -> Result<String, String> {
                 s.board
             )
         })?;
-    if !(1..=MAX_GAMES_PER_EVAL).contains(&s.games_per_eval) {
-        return Err(format!(
-            "games_per_eval must be from 1 to {MAX_GAMES_PER_EVAL}, found {}",
-            s.games_per_eval
-        ));
-    }
     let init = match &s.init {
         Some(spec) => Weights::resolve(spec).map_err(|e| format!("init: {e}"))?,
         None => Weights::from_pairs("zero", &[]),
     };
     let setup = TuneSetup {
-        features: features(&s.features)?,
+        features: tetris_tune::parse_features(&s.features).map_err(|e| format!("features: {e}"))?,
         width: w,
         height: h,
         games_per_eval: s.games_per_eval,
@@ -226,7 +203,7 @@ fn tetris_new(spec: &str) -> Result<String, String> {
     let start = Start {
         method: s.method.into(),
         init: setup.vector(&init),
-        spread: check_spread(s.spread)?,
+        spread: spread(s.spread)?,
         population: s.population,
         noise: None,
         seed: s.seed,
@@ -258,7 +235,7 @@ fn geek_new(spec: &str) -> Result<String, String> {
     let start = geek_tune::start(
         &setup,
         s.method.into(),
-        check_spread(s.spread)?,
+        spread(s.spread)?,
         s.population,
         s.seed,
         generations,

@@ -347,8 +347,6 @@ fn jumpin_generate(
     to_json(&report)
 }
 
-/// Checks the settings of a Jump In' generation (shared with `JumpIn-v0`):
-/// the move count, and the piece set as the library validates it.
 /// Refuses generator options (`moves` and the piece set) at construction,
 /// before a reset with `moves` would need them.
 #[pyfunction]
@@ -361,15 +359,18 @@ fn jumpin_check_generator(
     jumpin_generator(moves, rabbits, foxes, mushrooms).map(|_| ())
 }
 
+/// Checks the settings of a Jump In' generation (shared with `JumpIn-v0`):
+/// the move count, and the piece set as the library validates it.
 pub(crate) fn jumpin_generator(
     moves: u32,
     rabbits: usize,
     foxes: usize,
     mushrooms: usize,
 ) -> PyResult<arcade_jumpin::hardest::PieceSet> {
-    if !(1..=1000).contains(&moves) {
+    let most = arcade_jumpin::generate::MAX_MOVES;
+    if !(1..=most).contains(&moves) {
         return Err(value_error(format!(
-            "moves {moves} is out of range (1..=1000)"
+            "moves {moves} is out of range (1..={most})"
         )));
     }
     arcade_jumpin::hardest::PieceSet {

@@ -237,6 +237,9 @@ impl TetrisCore {
 /// A classic AI (`bcts`, … or a weights file) choosing drops in `env`'s rules.
 fn ai_player(env: &Env, ai: &str, preview: bool) -> PyResult<Player> {
     let weights = Weights::resolve(ai).map_err(value_error)?;
+    let height = env.board().height();
+    arcade_tetris::player::check_options(&weights, preview, None, height)
+        .map_err(|e| value_error(format!("preview: {e}; use ai=\"bcts\", preview=True")))?;
     Ok(Player::new(
         env.rules().clone(),
         weights,
@@ -290,7 +293,7 @@ impl Game for TetrisGame {
     }
 }
 
-/// N Tetris games stepped together (the `TetrisVector` environment's engine).
+/// N Tetris games stepped together (the engine of `TetrisVectorEnv`).
 #[pyclass(module = "arcadekit._arcadekit")]
 pub struct TetrisVectorCore {
     config: EnvConfig,
@@ -772,8 +775,6 @@ fn tetris_engine_seconds(py: Python<'_>, num_envs: usize, steps: u64, seed: u64)
     })
 }
 
-/// The placement a classic AI chooses for `piece` on `board` (0/1 cells,
-/// top row first): `(rotation, column, row)` or `None` when it has none.
 /// Refuses a board of `height` × `width` the engine cannot hold, before
 /// Python converts and checks every cell of a huge array.
 #[pyfunction]
@@ -781,6 +782,8 @@ fn tetris_check_size(height: usize, width: usize) -> PyResult<()> {
     Board::new(width, height).map(|_| ()).map_err(value_error)
 }
 
+/// The placement a classic AI chooses for `piece` on `board` (0/1 cells,
+/// top row first): `(rotation, column, row)` or `None` when it has none.
 #[pyfunction]
 #[pyo3(signature = (board, piece, next=None, ai="bcts"))]
 fn tetris_best_placement(

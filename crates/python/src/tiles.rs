@@ -462,7 +462,7 @@ fn positive_nodes(nodes: i64) -> PyResult<u64> {
 /// over 2,000 games), far more a cell than the other games, so this bounds
 /// the memory to about 2.6 GB (the process may hold twice that after
 /// resets: the allocator keeps what the old levels freed).
-const MAX_TILES: usize = 1 << 23;
+const MAX_VECTOR_TILES: usize = 1 << 23;
 
 /// What every game of a [`TilesVectorCore`] is made of.
 struct TilesConfig {
@@ -542,7 +542,7 @@ impl TilesVectorCore {
         let (source, (first, _)) =
             Source::new(level, (layers, types, groups), capacity, difficulty)?;
         // The tighter of the two limits first, so the "at most" it names holds.
-        let most = MAX_TILES / first.len().max(1);
+        let most = MAX_VECTOR_TILES / first.len().max(1);
         if num_envs > most {
             return Err(value_error(format!(
                 "num_envs {num_envs} is too many for levels of {} tiles: at most {most} \

@@ -51,10 +51,14 @@ pub const SORTED_ALWAYS_WINDOW: usize = 12;
 pub const LANES_MAX_WINDOW: usize = 128;
 
 /// Windows above [`LANES_MAX_WINDOW`] and up to this length use
-/// [`Algorithm::Ranks`] under `Auto` on input that is not monotone: level
-/// with the blocks at 15,001, 1.28× slower at 20,001, where a span's sort
-/// no longer fits in the cache (docs/results/python.md).
+/// [`Algorithm::Ranks`] under `Auto` on input that is not monotone: above
+/// it a span's sort no longer fits in the cache and the blocks win
+/// (measured: docs/results/python.md).
 pub const RANKS_MAX_WINDOW: usize = 12_000;
+
+/// Windows above this length use [`Algorithm::Blocks`] under `Auto` on
+/// monotone input.
+const MONOTONE_MIN_WINDOW: usize = 16;
 
 /// Adjacent pairs sampled (one in this many) to tell monotone input.
 const SAMPLE_STRIDE: usize = 64;
@@ -68,7 +72,7 @@ impl Algorithm {
     pub fn for_input(data: &[f64], window: usize) -> Algorithm {
         if window <= SORTED_ALWAYS_WINDOW {
             Algorithm::Sorted
-        } else if window > 16 && looks_monotone(data) {
+        } else if window > MONOTONE_MIN_WINDOW && looks_monotone(data) {
             Algorithm::Blocks
         } else if window <= LANES_MAX_WINDOW && crate::lanes::available() {
             Algorithm::Lanes

@@ -94,9 +94,8 @@ fn sort_tie_runs(words: &mut [u64], keys: &[u64], mask: u64) {
 }
 
 /// Bits per radix digit: 11 sorts the 32 kept key bits in 3 passes, and
-/// 2,048 counters a pass still fit in L1 (with byte digits, before the key
-/// bits were cut to 32, the blocks were 20–26% slower at k = 10,001 and
-/// 100,001: docs/results/python.md).
+/// 2,048 counters a pass still fit in L1 (faster than byte digits, measured
+/// in docs/results/python.md).
 const DIGIT_BITS: u32 = 11;
 const BUCKETS: usize = 1 << DIGIT_BITS;
 

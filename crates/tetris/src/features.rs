@@ -85,15 +85,6 @@ impl Feature {
     pub fn index(self) -> usize {
         self as usize
     }
-
-    /// Whether the feature depends on the placement rather than only on the
-    /// board it leaves.
-    pub fn is_placement_feature(self) -> bool {
-        matches!(
-            self,
-            Feature::LandingHeight | Feature::ErodedCells | Feature::LinesCleared
-        )
-    }
 }
 
 /// Feature values, indexed by [`Feature::index`].

@@ -4,7 +4,10 @@
 //! ([`movegen`] finds where a piece can go, [`features`] describes a board,
 //! [`eval`] weighs the features, [`player`] picks a placement). [`game`] plays
 //! a whole game; [`bench`] and [`tune`] run many in parallel; [`env`] steps a
-//! game one placement at a time for an agent outside.
+//! game one placement at a time for an agent outside. [`piece`] holds the
+//! seven tetrominoes, [`colours`] a board that remembers them for drawing,
+//! [`live`] a game played in real time by key presses, and [`geek`] the 2021
+//! Tencent Geek Challenge (its rules, records and beam search).
 
 pub mod bench;
 pub mod board;

@@ -8,6 +8,39 @@ use crate::features::{self, Feature, FeatureSet, Values};
 use crate::movegen::{self, MoveMode, Placement};
 use crate::piece::Piece;
 use crate::rules::Rules;
+use thiserror::Error;
+
+/// Player options that would silently change the player, which every
+/// front end (the CLI, a cluster's spec) refuses the same way.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum OptionError {
+    /// Preview asked of an AI built to average over the unknown next piece.
+    #[error("{0} averages over the unknown next piece, which preview would replace")]
+    PreviewReplacesExpectation(String),
+    /// An expectation height (the first) above the board's rows (the second).
+    #[error("{0}: above the board's {1} rows, so it would never apply")]
+    ExpectationAboveBoard(usize, usize),
+}
+
+/// Checks `preview` and an `expect_from` asked for on a board of `height`
+/// rows against `weights` (its own expectation height is not checked: a
+/// built-in or a file was not made for this board, and plays without it).
+pub fn check_options(
+    weights: &Weights,
+    preview: bool,
+    expect_from: Option<usize>,
+    height: usize,
+) -> Result<(), OptionError> {
+    if preview && weights.expect_from.is_some() {
+        return Err(OptionError::PreviewReplacesExpectation(
+            weights.name.clone(),
+        ));
+    }
+    match expect_from.filter(|&h| h > height) {
+        Some(h) => Err(OptionError::ExpectationAboveBoard(h, height)),
+        None => Ok(()),
+    }
+}
 
 /// The value of a next piece that has no room, per unit of the weights'
 /// total size (the sum of their magnitudes): no feature reaches 10^5 on the
@@ -85,10 +118,6 @@ impl Player {
 
     pub fn mode(&self) -> MoveMode {
         self.mode
-    }
-
-    pub fn uses_preview(&self) -> bool {
-        self.preview
     }
 
     /// The chosen placement of `piece`, or `None` when it has no legal

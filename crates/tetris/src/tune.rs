@@ -27,6 +27,30 @@ pub fn feature_preset(name: &str) -> Option<Vec<Feature>> {
     Weights::builtin(name).map(|w| w.used().map(|(f, _)| f).collect())
 }
 
+/// The features `--features` names: a preset ([`feature_preset`]) or names
+/// separated by commas, each once (a repeated one would be tuned as two
+/// weights but saved as one).
+pub fn parse_features(spec: &str) -> Result<Vec<Feature>, String> {
+    if let Some(preset) = feature_preset(spec) {
+        return Ok(preset);
+    }
+    let mut features: Vec<Feature> = Vec::new();
+    for name in spec.split(',') {
+        let feature = Feature::from_name(name.trim()).ok_or_else(|| {
+            format!(
+                "unknown feature {name:?}; expected a built-in AI's set ({}), all, or names among: {}",
+                crate::eval::BUILTINS.join(", "),
+                Feature::ALL.map(Feature::name).join(", ")
+            )
+        })?;
+        if features.contains(&feature) {
+            return Err(format!("{} is named twice", feature.name()));
+        }
+        features.push(feature);
+    }
+    Ok(features)
+}
+
 /// What is tuned and how each candidate is scored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TuneSetup {
@@ -179,7 +203,7 @@ impl TuneSetup {
         }
         if !(1..=MAX_GAMES_PER_EVAL).contains(&self.games_per_eval) {
             return Err(format!(
-                "games_per_eval {} is not from 1 to {MAX_GAMES_PER_EVAL}",
+                "games_per_eval must be from 1 to {MAX_GAMES_PER_EVAL}, found {}",
                 self.games_per_eval
             ));
         }

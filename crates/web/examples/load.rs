@@ -362,8 +362,8 @@ struct FrameLight {
     pieces: u64,
 }
 
-/// Most boards one watch answer carries (`arcade_web::tetris::MAX_FRAMES`).
-const MAX_FRAMES: u64 = 256;
+/// Most boards one watch answer carries.
+use arcade_web::tetris::MAX_FRAMES;
 
 /// A watched Tetris session paced as `static/tetris.js` paces it at `rate`
 /// pieces/s: a request at most every 50 ms (none while one is out) for the

@@ -2,9 +2,10 @@
 //! AIs watched move by move, a [`LiveBattle`] per session.
 
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
-use crate::mines::{MAX_WEB_SIDE, random_seed};
+use crate::mines::MAX_WEB_SIDE;
 use crate::server::AppRef;
 use crate::sessions::Game;
+use crate::sessions::random_seed;
 use arcade_mines::battle::Rules;
 use arcade_mines::battle::live::{BattleView, LiveBattle, Player};
 use arcade_mines::report::Xy;

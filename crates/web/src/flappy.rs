@@ -362,7 +362,7 @@ async fn new_game(
     State(app): State<AppRef>,
     ApiJson(req): ApiJson<NewGame>,
 ) -> ApiResult<FlappyState> {
-    let seed = req.seed.unwrap_or_else(crate::mines::random_seed);
+    let seed = req.seed.unwrap_or_else(crate::sessions::random_seed);
     let mode = req.mode;
     let name = match (mode, req.policy) {
         (Mode::Watch, Some(name)) => Some(name),

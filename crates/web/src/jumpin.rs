@@ -16,8 +16,9 @@ use axum::extract::State;
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 
-/// Longest optimal solution a generated puzzle may be asked for (the
-/// hardest puzzles of the standard piece sets are shorter).
+/// Longest optimal solution a generated puzzle may be asked for here: the
+/// hardest puzzles of the standard piece sets are shorter, and a web request
+/// is bounded more tightly than the library's `generate::MAX_MOVES`.
 pub const MAX_GENERATE_MOVES: u32 = 60;
 
 pub fn routes() -> Router<AppRef> {

@@ -4,7 +4,7 @@
 
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::server::AppRef;
-use crate::sessions::Game;
+use crate::sessions::{Game, random_seed};
 use arcade_mines::human::{HumanGame, HumanView};
 use arcade_mines::report::Xy;
 use arcade_mines::{AnalyzeReport, Config, Level, Position, Rule};
@@ -88,13 +88,6 @@ fn check_size(width: usize, height: usize) -> Result<(), ApiError> {
         )));
     }
     Ok(())
-}
-
-/// A seed for a game started without one (below 2^32 so a browser's
-/// numbers hold it exactly).
-pub fn random_seed() -> u64 {
-    use std::hash::BuildHasher;
-    std::collections::hash_map::RandomState::new().hash_one(0u8) & 0xffff_ffff
 }
 
 async fn new_game(

@@ -237,3 +237,10 @@ pub enum Mode {
     Play,
     Watch,
 }
+
+/// A seed for a game started without one (below 2^32 so a browser's
+/// numbers hold it exactly).
+pub fn random_seed() -> u64 {
+    use std::hash::BuildHasher;
+    std::collections::hash_map::RandomState::new().hash_one(0u8) & 0xffff_ffff
+}

@@ -399,7 +399,7 @@ async fn new_game(
             (PieceSource::sequence(pieces), None)
         }
         None => {
-            let seed = req.seed.unwrap_or_else(crate::mines::random_seed);
+            let seed = req.seed.unwrap_or_else(crate::sessions::random_seed);
             (PieceSource::random(req.pieces, seed), Some(seed))
         }
     };

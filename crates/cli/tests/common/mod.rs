@@ -1,8 +1,7 @@
 //! Helpers shared by the end-to-end tests of the `arcade` binary.
-#![allow(dead_code)] // each test file uses its own subset
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 /// Runs `arcade` with `args` and no input.
@@ -121,10 +120,6 @@ pub struct TempDir(PathBuf);
 impl TempDir {
     pub fn new(name: &str) -> TempDir {
         TempDir(temp_dir(name))
-    }
-
-    pub fn dir(&self) -> &Path {
-        &self.0
     }
 
     /// The path of `name` inside the directory.

@@ -180,6 +180,24 @@ fn check_best(best_x: &[f64], best_f: f64, dim: usize) -> Result<(), String> {
 /// memory (a checkpoint or option asking for more is an error, not an abort).
 pub const MAX_POPULATION: usize = 100_000;
 
+/// Most generations a run may be asked for.
+pub const MAX_GENERATIONS: usize = 1_000_000;
+
+/// Widest initial spread: far beyond any useful one, and small enough that
+/// scaled weights stay finite numbers.
+pub const MAX_SPREAD: f64 = 1e6;
+
+/// An initial spread: above 0 (a spread of 0 searches nothing) and at most
+/// [`MAX_SPREAD`].
+pub fn check_spread(spread: f64) -> Result<f64, String> {
+    match spread > 0.0 && spread <= MAX_SPREAD {
+        true => Ok(spread),
+        false => Err(format!(
+            "expected a number above 0 and at most {MAX_SPREAD:e}, found {spread}"
+        )),
+    }
+}
+
 /// Checks a population size against `min..=MAX_POPULATION`.
 fn check_population_size(method: &str, population: usize, min: usize) -> Result<(), ConfigError> {
     if population < min || population > MAX_POPULATION {

@@ -1,7 +1,5 @@
 //! Helpers shared by the integration tests.
 
-#![allow(dead_code)]
-
 pub mod naive;
 
 use arcade_jumpin::{Axis, Fox, Position};

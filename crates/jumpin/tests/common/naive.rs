@@ -2,8 +2,6 @@
 //! rule text and sharing nothing with the bitboard engine but `Position`
 //! (read through its board-format printout) and `Step`.
 
-#![allow(dead_code)]
-
 use arcade_jumpin::Position;
 use arcade_jumpin::solve::{Piece, Step};
 use std::collections::{HashMap, VecDeque};

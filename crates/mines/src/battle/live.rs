@@ -134,13 +134,7 @@ impl LiveBattle {
             None => Err(MoveError::GameOver.into()),
             Some(Player::Ai(ai)) => Err(LiveError::NotHuman(ai.name())),
             Some(Player::Human) => {
-                let grid = self.battle.view().grid();
-                let cell = grid.checked_index(x, y).ok_or(MoveError::Outside {
-                    x,
-                    y,
-                    width: grid.width(),
-                    height: grid.height(),
-                })?;
+                let cell = self.battle.cell_at(x, y)?;
                 self.play(cell)
             }
         }

@@ -233,12 +233,13 @@ impl Battle {
         Ok(Turn::Revealed(self.opened.clone()))
     }
 
-    /// Plays `(x, y)`, checking that it lies on the board.
-    pub fn play_xy(&mut self, x: usize, y: usize) -> Result<Turn, MoveError> {
+    /// The cell a click at `(x, y)` plays: refused once the game is over
+    /// or off the board.
+    pub fn cell_at(&self, x: usize, y: usize) -> Result<usize, MoveError> {
         let grid = self.view.grid();
         match grid.checked_index(x, y) {
             _ if self.is_over() => Err(MoveError::GameOver),
-            Some(cell) => self.play(cell),
+            Some(cell) => Ok(cell),
             None => Err(MoveError::Outside {
                 x,
                 y,
@@ -326,13 +327,14 @@ mod tests {
         assert_eq!(b.view().cell(3), Cell::Number(1));
         assert_eq!(b.play(4), Ok(Turn::Captured));
         assert_eq!(b.winner(), Some(1));
-        assert_eq!(b.play_xy(9, 0), Err(MoveError::GameOver));
+        assert_eq!(b.cell_at(9, 0), Err(MoveError::GameOver));
     }
 
     #[test]
     fn moves_outside_the_board_are_rejected() {
         let mut b = battle(3, 2, &[0], 1);
-        assert!(matches!(b.play_xy(3, 0), Err(MoveError::Outside { .. })));
+        assert!(matches!(b.cell_at(3, 0), Err(MoveError::Outside { .. })));
+        assert_eq!(b.cell_at(2, 1), Ok(5));
         assert!(matches!(b.play(6), Err(MoveError::Outside { .. })));
         assert_eq!(b.to_text(true), "*..\n...\n");
     }

@@ -2,7 +2,6 @@
 
 use super::{Sharded, check_count, from_spec, to_json};
 use arcade_core::progress::Progress;
-use arcade_mines::Level;
 use arcade_mines::battle::arena::{self, MatchPartial};
 use arcade_mines::battle::{Ai, MatchConfig, MatchReport, Rules};
 use serde::{Deserialize, Serialize};
@@ -41,7 +40,12 @@ impl Sharded for MinesBattle {
 
     fn parse(spec: &str) -> Result<Self, String> {
         let s: Spec = from_spec("mines-battle", spec)?;
-        let level: Level = s.level.parse().map_err(|e| format!("level: {e}"))?;
+        // As the CLI's --level: `contest` or a single-player level.
+        let level = s
+            .level
+            .parse::<Rules>()
+            .map_err(|e| format!("level: {e}"))?
+            .level;
         let rules = match s.target {
             Some(t) => Rules::with_target(level, t),
             None => Rules::new(level),

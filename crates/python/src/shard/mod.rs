@@ -17,8 +17,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
-/// Largest game count a spec may ask for: the CLI's `count` limit.
-pub(crate) const MAX_COUNT: u64 = 1_000_000_000_000;
+pub(crate) use arcade_core::input::MAX_COUNT;
 
 /// Largest spec or shard text accepted (a shard of a Tally keeps up to
 /// 2^20 values, about 8 MB of JSON).
@@ -36,6 +35,11 @@ pub(crate) trait Sharded: Sized + Sync {
     fn units(&self) -> u64;
     /// Plays `range` on the current rayon pool.
     fn run(&self, range: Range<u64>) -> Result<Self::Partial, String>;
+    /// Refuses a stored `partial` that cannot be `range`'s (a store is a
+    /// file a person may edit), where [`Sharded::report`] would trust it.
+    fn check_partial(&self, _range: Range<u64>, _partial: &Self::Partial) -> Result<(), String> {
+        Ok(())
+    }
     /// Appends `later`, the partial of the range right after `into`'s.
     fn merge(into: &mut Self::Partial, later: &Self::Partial);
     /// The CLI's report of the whole run, as JSON.
@@ -111,12 +115,9 @@ fn run<B: Sharded>(
 }
 
 /// One shard's text read as `kind`'s: its partial parsed, its range
-/// non-empty and within the run's `units` games.
-fn parse_shard<B: Sharded>(
-    kind: &str,
-    units: u64,
-    text: &str,
-) -> Result<Shard<B::Partial>, String> {
+/// non-empty and within `bench`'s games, and the partial one of that range.
+fn parse_shard<B: Sharded>(kind: &str, bench: &B, text: &str) -> Result<Shard<B::Partial>, String> {
+    let units = bench.units();
     if text.len() > MAX_TEXT {
         return Err(format!("longer than {MAX_TEXT} bytes"));
     }
@@ -130,12 +131,12 @@ fn parse_shard<B: Sharded>(
             s.start, s.end
         ));
     }
+    bench.check_partial(s.start..s.end, &s.partial)?;
     Ok(s)
 }
 
 fn check<B: Sharded>(kind: &str, spec: &str, shard: &str) -> Result<(u64, u64), String> {
-    let units = B::parse(spec)?.units();
-    parse_shard::<B>(kind, units, shard).map(|s| (s.start, s.end))
+    parse_shard(kind, &B::parse(spec)?, shard).map(|s| (s.start, s.end))
 }
 
 fn report<B: Sharded>(
@@ -149,15 +150,13 @@ fn report<B: Sharded>(
     let mut parsed = shards
         .iter()
         .enumerate()
-        .map(|(i, text)| {
-            parse_shard::<B>(kind, bench.units(), text).map_err(|e| format!("shard {i}: {e}"))
-        })
+        .map(|(i, text)| parse_shard(kind, &bench, text).map_err(|e| format!("shard {i}: {e}")))
         .collect::<Result<Vec<_>, String>>()?;
     parsed.sort_by_key(|s| s.start);
     let mut next = 0;
     let mut whole: Option<B::Partial> = None;
     for s in parsed {
-        if s.start != next || s.end <= s.start {
+        if s.start != next {
             return Err(format!(
                 "the shards do not tile 0..{}: expected one starting at {next}, found {}..{}",
                 bench.units(),

@@ -3,6 +3,7 @@
 use super::{Sharded, check_count, from_spec, to_json};
 use arcade_core::progress::Progress;
 use arcade_tetris::bench::{self, BenchConfig, BenchPartial, BenchReport};
+use arcade_tetris::player::{OptionError, check_options};
 use arcade_tetris::{Board, Limits, MoveMode, Randomizer, Rules, Weights};
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
@@ -71,6 +72,15 @@ impl Sharded for TetrisBench {
         let s: Spec = from_spec("tetris-bench", spec)?;
         let (width, height) = board(&s.board)?;
         let weights = Weights::resolve(&s.ai).map_err(|e| format!("ai: {e}"))?;
+        check_options(&weights, s.preview, s.expect_from, height).map_err(|e| match e {
+            OptionError::PreviewReplacesExpectation(_) => {
+                format!("preview: {e}; use \"ai\": \"bcts\" with preview")
+            }
+            OptionError::ExpectationAboveBoard(..) => format!("expect_from {e}"),
+        })?;
+        if s.preview && s.expect_from.is_some() {
+            return Err("expect_from: not with preview (as --expect-from on the CLI)".into());
+        }
         let cfg = BenchConfig {
             width,
             height,

@@ -2,13 +2,14 @@
 //! `i` of the run is level `i % games` of row `i / games`.
 
 use super::{MAX_COUNT, Sharded, check_count, from_spec, to_json};
+use arcade_core::input::check_seconds;
 use arcade_core::progress::Progress;
 use arcade_tiles::bench::{self, BenchConfig, BenchReport, BenchTable, Partial, Source};
-use arcade_tiles::evolve::EvolveConfig;
+use arcade_tiles::evolve::{self, EvolveConfig};
 use arcade_tiles::exact::Limits;
 use arcade_tiles::layout::{Classic, MAX_LAYERS};
 use serde::{Deserialize, Serialize};
-use std::ops::Range;
+use std::ops::{Range, RangeInclusive};
 use std::time::Duration;
 
 /// The options of `arcade tiles bench`, with its defaults.
@@ -67,10 +68,14 @@ fn one() -> u64 {
     1
 }
 
-fn in_range(what: &str, v: usize, low: usize, high: usize) -> Result<usize, String> {
-    match (low..=high).contains(&v) {
+fn in_range(what: &str, v: usize, range: RangeInclusive<usize>) -> Result<usize, String> {
+    match range.contains(&v) {
         true => Ok(v),
-        false => Err(format!("{what} must be from {low} to {high}, found {v}")),
+        false => Err(format!(
+            "{what} must be from {} to {}, found {v}",
+            range.start(),
+            range.end()
+        )),
     }
 }
 
@@ -93,22 +98,28 @@ impl Spec {
             "construct" => Ok(Source::Construct {
                 difficulty: self.difficulty.unwrap_or(0.5),
             }),
-            "de-swap" => Ok(Source::Evolve(EvolveConfig {
-                generations: in_range(
-                    "de_generations",
-                    self.de_generations.unwrap_or(100),
-                    1,
-                    1_000_000,
-                )?,
-                population: in_range(
-                    "de_population",
-                    self.de_population.unwrap_or(40),
-                    4,
-                    100_000,
-                )?,
-                swaps: in_range("de_swaps", self.de_swaps.unwrap_or(20), 1, 100_000)?,
-                time: None,
-            })),
+            "de-swap" => {
+                let default = EvolveConfig::default();
+                let setting = |what, given: Option<usize>, default, range| {
+                    in_range(what, given.unwrap_or(default), range)
+                };
+                Ok(Source::Evolve(EvolveConfig {
+                    generations: setting(
+                        "de_generations",
+                        self.de_generations,
+                        default.generations,
+                        evolve::GENERATIONS,
+                    )?,
+                    population: setting(
+                        "de_population",
+                        self.de_population,
+                        default.population,
+                        evolve::POPULATION,
+                    )?,
+                    swaps: setting("de_swaps", self.de_swaps, default.swaps, evolve::SWAPS)?,
+                    time: None,
+                }))
+            }
             m => Err(format!(
                 "unknown method {m:?} (expected random, construct or de-swap)"
             )),
@@ -150,17 +161,11 @@ impl Sharded for TilesBench {
         }
         let source = s.source()?;
         let (greedy, exact) = s.players()?;
-        if !(s.seconds.is_finite() && s.seconds > 0.0) {
-            return Err(format!(
-                "seconds must be a positive number, found {}",
-                s.seconds
-            ));
-        }
+        let seconds =
+            check_seconds(s.seconds).map_err(|e| format!("seconds: {e}, found {}", s.seconds))?;
         let limits = Limits {
             nodes: s.nodes,
-            time: Some(Duration::from_secs_f64(
-                s.seconds.min(365.0 * 24.0 * 3600.0),
-            )),
+            time: Some(Duration::from_secs_f64(seconds)),
             ..Limits::default()
         };
         let games = check_count("games", s.games)?;
@@ -173,11 +178,11 @@ impl Sharded for TilesBench {
             .map(|&layers| {
                 let config = BenchConfig {
                     shape: Classic {
-                        layers: in_range("layers", layers, 1, MAX_LAYERS)?,
-                        types: in_range("types", s.types, 1, 2000)?,
-                        groups: in_range("groups", s.groups, 1, 2000)?,
+                        layers: in_range("layers", layers, 1..=MAX_LAYERS)?,
+                        types: in_range("types", s.types, 1..=2000)?,
+                        groups: in_range("groups", s.groups, 1..=2000)?,
                     },
-                    capacity: in_range("capacity", s.capacity, 3, 64)?,
+                    capacity: in_range("capacity", s.capacity, 3..=64)?,
                     levels: games,
                     seed: s.seed,
                     source,
@@ -209,6 +214,26 @@ impl Sharded for TilesBench {
             i = row_end;
         }
         Ok(out)
+    }
+
+    /// The rows must be those `run` makes of `range`, each with its levels.
+    fn check_partial(&self, range: Range<u64>, partial: &Vec<RowPartial>) -> Result<(), String> {
+        let mut i = range.start;
+        for r in partial {
+            let row = i / self.games;
+            let row_end = ((row + 1) * self.games).min(range.end);
+            if i >= range.end || r.row as u64 != row || r.partial.levels != row_end - i {
+                return Err(format!(
+                    "its rows are not those of games {}..{} (row {} with {} levels)",
+                    range.start, range.end, r.row, r.partial.levels
+                ));
+            }
+            i = row_end;
+        }
+        match i == range.end {
+            true => Ok(()),
+            false => Err(format!("its rows end at game {i}, not at {}", range.end)),
+        }
     }
 
     fn merge(into: &mut Vec<RowPartial>, later: &Vec<RowPartial>) {

@@ -65,6 +65,29 @@ pub enum LoadError {
     Format { path: String, problem: RecordError },
 }
 
+/// An operation token (`L`, `R`, `D` or `C` and a count of at least 1), or
+/// the rule it breaks.
+fn parse_op(token: &str) -> Result<(Op, u32), String> {
+    let mut chars = token.chars();
+    let op = match chars.next() {
+        Some('L') => Op::Left,
+        Some('R') => Op::Right,
+        Some('D') => Op::Down,
+        Some('C') => Op::Clockwise,
+        _ => return Err("expected N, or L, R, D or C followed by a count".into()),
+    };
+    let digits = chars.as_str();
+    let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    match digits.parse::<u32>() {
+        Ok(k) if whole && k >= 1 => Ok((op, k)),
+        // Too many digits for a u32 is still a count: say what is wrong with it.
+        _ if whole && !digits.trim_start_matches('0').is_empty() => Err(format!(
+            "the count is too large (a piece has at most {MAX_OPS_PER_PIECE} operations)"
+        )),
+        _ => Err("the count after the letter must be a whole number ≥ 1".into()),
+    }
+}
+
 impl Record {
     /// Reads and parses a record file (`-`: standard input), bounded by
     /// [`arcade_core::input::MAX_INPUT_BYTES`].
@@ -133,42 +156,7 @@ impl Record {
             if record.pieces.is_empty() {
                 return Err(err(i, token, "the record must start with N".into()));
             }
-            let mut chars = token.chars();
-            let op = match chars.next() {
-                Some('L') => Op::Left,
-                Some('R') => Op::Right,
-                Some('D') => Op::Down,
-                Some('C') => Op::Clockwise,
-                _ => {
-                    return Err(err(
-                        i,
-                        token,
-                        "expected N, or L, R, D or C followed by a count".into(),
-                    ));
-                }
-            };
-            let digits = chars.as_str();
-            let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
-            let count: u32 = match digits.parse::<u32>() {
-                Ok(k) if whole && k >= 1 => k,
-                // Too many digits for a u32 is still a count: say what is wrong with it.
-                _ if whole && !digits.trim_start_matches('0').is_empty() => {
-                    return Err(err(
-                        i,
-                        token,
-                        format!(
-                            "the count is too large (a piece has at most {MAX_OPS_PER_PIECE} operations)"
-                        ),
-                    ));
-                }
-                _ => {
-                    return Err(err(
-                        i,
-                        token,
-                        "the count after the letter must be a whole number ≥ 1".into(),
-                    ));
-                }
-            };
+            let (op, count) = parse_op(token).map_err(|rule| err(i, token, rule))?;
             piece_ops = piece_ops.saturating_add(count);
             if piece_ops > MAX_OPS_PER_PIECE {
                 return Err(err(
@@ -185,13 +173,6 @@ impl Record {
                 .last_mut()
                 .expect("a piece was started")
                 .push((op, count));
-        }
-        if record.pieces.is_empty() {
-            return Err(err(
-                0,
-                tokens.first().copied().unwrap_or(""),
-                "the record must start with N".into(),
-            ));
         }
         // A last piece without operations is allowed after another piece:
         // the official game writes its `N` before it tries the spawn, so a
