@@ -67,9 +67,15 @@ pub fn run(a: BattleArgs) -> Result<()> {
         (Player::Ai(x), Player::Ai(y)) => arena(&a, rules, x, y),
         (x, y) => {
             // A person plays one game at the terminal: these would be ignored.
-            if a.games.is_some() || a.output.json {
+            let given = match (a.games.is_some(), a.output.json) {
+                (true, true) => Some("--games and --json are"),
+                (true, false) => Some("--games is"),
+                (false, true) => Some("--json is"),
+                (false, false) => None,
+            };
+            if let Some(given) = given {
                 return Err(bad_input(anyhow!(
-                    "--games and --json are for a match between two AIs; a game with a human is one game at the terminal"
+                    "{given} for a match between two AIs; a game with a human is one game at the terminal"
                 )));
             }
             interactive(rules, [x, y], a.seed)

@@ -152,6 +152,9 @@ pub struct TrainArgs {
     /// updates (environments, not games played in all).
     #[arg(long, value_name = "N", value_parser = positive)]
     envs: Option<usize>,
+    /// The old name of --envs, refused with the new one.
+    #[arg(long, hide = true, value_name = "N")]
+    games: Option<String>,
     /// PG and imitate: frames each game plays per update.
     #[arg(long, value_name = "N", value_parser = positive)]
     steps: Option<usize>,
@@ -364,6 +367,11 @@ fn train_config(a: &TrainArgs) -> Result<TrainConfig> {
 }
 
 fn train_cmd(a: TrainArgs) -> Result<()> {
+    if a.games.is_some() {
+        return Err(bad_input(anyhow::anyhow!(
+            "--games is now --envs (games played side by side)"
+        )));
+    }
     let config = train_config(&a)?;
     check_writable(&a.out).map_err(bad_input)?;
     let what = if config.method == Method::Cem {

@@ -307,6 +307,14 @@ fn splice_cmd(a: SpliceArgs) -> Result<()> {
         )));
     }
     check_record_out(&a.out)?;
+    // `geek-record.txt` is both solve's and splice's default: never replace an input.
+    if let Some(input) = a.records.iter().find(|p| same_file(&a.out, p)) {
+        return Err(bad_input(anyhow::anyhow!(
+            "--out names {}, one of the records spliced: write the splice to a file of its own \
+             (--out FILE)",
+            input.display()
+        )));
+    }
     let records = a
         .records
         .iter()

@@ -57,11 +57,11 @@ enum Game {
     /// One median a line from the K-th value on: line i is the median of values i to i+K-1.
     /// NaN (`nan`) is left out of its windows; blank lines are not values.
     ///
-    /// Example: arcade median --window 101 --input prices.csv --column 2 --header
+    /// Example: arcade median --window 5 data/examples/prices.csv --column 2 --header
     Median(median::MedianArgs),
     /// Pencil-sketch filter: turn a photo into a hand-drawn look.
     ///
-    /// Example: arcade sketch photo.jpg sketch.png --depth 10
+    /// Example: arcade sketch data/examples/photo.png sketch.png --depth 10
     Sketch(sketch::SketchArgs),
     /// Sheep a Sheep (羊了个羊): exact solver, greedy player, generator of solvable levels.
     #[command(subcommand)]

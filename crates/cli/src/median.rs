@@ -6,7 +6,7 @@ use arcade_core::progress::Progress;
 use arcade_signal::{Lines, MedianError, ReadOptions, stream_medians};
 use clap::Args;
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read};
+use std::io::{self, BufReader, BufWriter, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -15,8 +15,12 @@ pub struct MedianArgs {
     /// values (the mean of the two middle ones when K is even).
     #[arg(long, short = 'k', value_name = "K", value_parser = window)]
     window: u32,
-    /// Read from FILE instead of standard input (`-` is standard input).
-    #[arg(long, value_name = "FILE")]
+    /// The numbers, one a line or in a column of delimited lines [default:
+    /// standard input; `-` is standard input too].
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+    /// The same as FILE (the first way it was given).
+    #[arg(long, value_name = "FILE", conflicts_with = "file")]
     input: Option<PathBuf>,
     /// Take the numbers from this column (1-based) of delimited lines, split
     /// as CSV is: a quoted field may hold the delimiter ("Smith, John").
@@ -59,8 +63,12 @@ pub fn run(args: MedianArgs) -> Result<()> {
         header: args.header,
         skip_bad: args.skip_bad,
     };
-    let stdin = args.input.as_deref().is_none_or(|p| p == Path::new("-"));
-    let (name, source): (String, Box<dyn Read>) = match &args.input {
+    let input = args.file.or(args.input);
+    let stdin = input.as_deref().is_none_or(|p| p == Path::new("-"));
+    if stdin && io::stdin().is_terminal() && !args.quiet {
+        eprintln!("reading numbers from the terminal, one a line (Ctrl-D ends them)");
+    }
+    let (name, source): (String, Box<dyn Read>) = match &input {
         Some(path) if !stdin => {
             let file = File::open(path)
                 .with_context(|| format!("cannot read {}", path.display()))

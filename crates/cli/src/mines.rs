@@ -27,7 +27,7 @@ pub enum Command {
     /// rows of `width` characters: `.` hidden, `0`-`8` a revealed number, `*`
     /// a known mine. Coordinates are (x, y) = (column, row) from 0.
     ///
-    /// Example: arcade mines analyze position.txt --json
+    /// Example: arcade mines analyze data/examples/mines-position.txt --json
     Analyze(AnalyzeArgs),
     /// Play many seeded games in parallel and report the win rate with a
     /// Wilson 95% interval.

@@ -57,7 +57,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
     announced.context("printing the URL")
 }
 
-/// Tries `xdg-open`; says so on stderr when it cannot.
+/// Tries `xdg-open`; says so on stderr when it cannot: when it is missing,
+/// and when it runs but fails (no browser, as on a server over SSH). It is
+/// waited for on a thread of its own, so the server starts at once.
 fn open_browser(url: &str) {
     match std::process::Command::new("xdg-open")
         .arg(url)
@@ -65,7 +67,15 @@ fn open_browser(url: &str) {
         .stderr(std::process::Stdio::null())
         .spawn()
     {
-        Ok(_) => {}
+        Ok(mut child) => {
+            let url = url.to_string();
+            std::thread::spawn(move || match child.wait() {
+                Ok(status) if !status.success() => eprintln!(
+                    "note: could not open a browser (xdg-open {status}); open {url} yourself"
+                ),
+                _ => {}
+            });
+        }
         Err(e) => eprintln!("note: could not open a browser ({e}); open {url} yourself"),
     }
 }

@@ -28,12 +28,12 @@ pub struct SketchArgs {
     /// Light elevation above the image plane, in radians: 0 (grazing, dark)
     /// to π/2 = 1.5708 (overhead, light) (default π/2.2).
     #[arg(long, value_name = "RAD", default_value_t = Light::default().elevation,
-          value_parser = crate::run_options::finite)]
+          hide_default_value = true, value_parser = crate::run_options::finite)]
     elevation: f64,
     /// Light azimuth in radians, −2π to 2π; 0 points the light along the
     /// rows axis (default π/4).
     #[arg(long, value_name = "RAD", default_value_t = Light::default().azimuth,
-          value_parser = crate::run_options::finite)]
+          hide_default_value = true, value_parser = crate::run_options::finite)]
     azimuth: f64,
     #[command(flatten)]
     output_args: OutputArgs,

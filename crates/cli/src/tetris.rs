@@ -6,6 +6,7 @@ use crate::run_options::{self, RunOptions};
 use crate::tuning::{self, Session, TuneOptions};
 use crate::watch::Watch;
 use anyhow::Result;
+use arcade_core::progress::Progress;
 use arcade_core::runner::effective_threads;
 use arcade_tetris::bench::{self, BenchConfig};
 use arcade_tetris::game::{End, PlayReport};
@@ -42,7 +43,8 @@ pub enum Command {
 /// Which AI plays: a built-in weight set or a weights file.
 #[derive(Args, Clone)]
 struct AiArgs {
-    /// AI: dellacherie, el-tetris, bcts, arcade-tuned, bcts-expect, or a weights JSON file
+    /// AI: dellacherie, el-tetris, bcts, arcade-tuned (tuned on 10×10, where it beats bcts;
+    /// weaker on 10×20), bcts-expect (the strongest on 10×20), or a weights JSON file
     /// ({"features": {"holes": -7.9, ...}}).
     #[arg(long, value_name = "NAME|FILE")]
     ai: String,
@@ -139,6 +141,9 @@ impl From<Pieces> for Randomizer {
     }
 }
 
+/// `tetris bench`'s and `tune`'s board (the tuned weights' 10×10).
+const BENCH_BOARD: (usize, usize) = (10, 10);
+
 /// Parses `WIDTHxHEIGHT`, checking the engine's limits.
 fn parse_board(s: &str) -> Result<(usize, usize), String> {
     let (w, h) = s
@@ -167,9 +172,10 @@ fn parse_board(s: &str) -> Result<(usize, usize), String> {
 pub struct PlayArgs {
     #[command(flatten)]
     ai: AiArgs,
-    /// Board size, WIDTHxHEIGHT (width 4-16, height 4-32).
-    #[arg(long, value_name = "WxH", value_parser = parse_board, default_value = "10x20")]
-    board: (usize, usize),
+    /// Board size, WIDTHxHEIGHT (width 4-16, height 4-32) [default: 10x20;
+    /// with --game, 10x10 as `tetris bench`, so its game I is replayed].
+    #[arg(long, value_name = "WxH", value_parser = parse_board)]
+    board: Option<(usize, usize)>,
     /// Seed of the piece sequence.
     #[arg(long, default_value_t = 1, conflicts_with = "sequence")]
     seed: u64,
@@ -287,7 +293,11 @@ fn load_ai(spec: &str) -> Result<Weights> {
 
 fn play(a: PlayArgs) -> Result<()> {
     let weights = load_ai(&a.ai.ai)?;
-    a.ai.check(&weights, a.board.1)?;
+    let (width, height) = a.board.unwrap_or(match a.game {
+        Some(_) => BENCH_BOARD,
+        None => (10, 20),
+    });
+    a.ai.check(&weights, height)?;
     let rules = Rules::classic();
     let mut player = a.ai.player(&weights);
     let mut source = piece_source(&a)?;
@@ -295,31 +305,38 @@ fn play(a: PlayArgs) -> Result<()> {
         max_pieces: a.max_pieces,
         max_lines: a.max_lines,
     };
-    let board = Board::new(a.board.0, a.board.1).map_err(bad_input)?;
+    let board = Board::new(width, height).map_err(bad_input)?;
     let mut placements = Vec::new();
     let start = Instant::now();
-    let result = if a.watch {
-        let mut view = Watch::new(&weights.name, rules, board, a.delay)?;
-        let r = game::play(&mut player, board, &mut source, limits, |s| view.show(s));
-        view.finish()?;
-        r
-    } else {
-        let progress = a.output.counter("pieces");
-        stop_on_ctrl_c(&progress);
-        let r = game::play_while(&mut player, board, &mut source, limits, |s| {
-            if a.placements {
-                placements.push(s.placement);
-            }
-            if s.pieces % 4096 == 0 {
-                progress.set_position(s.pieces);
-                progress.set_message(format!("pieces, {} lines", s.lines));
-                return !progress.is_cancelled();
-            }
-            true
-        });
-        progress.finish();
-        r
+    // A watched game draws its own frames: no bar under them.
+    let progress = match a.watch {
+        true => Progress::hidden(),
+        false => a.output.counter("pieces"),
     };
+    stop_on_ctrl_c(&progress);
+    let mut view = match a.watch {
+        true => Some(Watch::new(&weights.name, rules, board, a.delay)?),
+        false => None,
+    };
+    let result = game::play_while(&mut player, board, &mut source, limits, |s| {
+        if a.placements {
+            placements.push(s.placement);
+        }
+        if let Some(view) = &mut view {
+            view.show(s);
+            return !progress.is_cancelled();
+        }
+        if s.pieces % 4096 == 0 {
+            progress.set_position(s.pieces);
+            progress.set_message(format!("pieces, {} lines", s.lines));
+            return !progress.is_cancelled();
+        }
+        true
+    });
+    progress.finish();
+    if let Some(view) = view {
+        view.finish()?;
+    }
     let seconds = start.elapsed().as_secs_f64();
     let seed = run_options::bench_game_seed(a.seed, a.game);
     let mut report = PlayReport::new(&weights.name, &board, seed, &result, seconds);

@@ -208,6 +208,9 @@ pub struct BenchArgs {
     /// Levels played per layer count.
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = count)]
     games: u64,
+    /// The old name of --method, refused with the new one.
+    #[arg(long, hide = true, value_name = "G")]
+    generator: Option<String>,
     /// Which players to run.
     #[arg(long, value_enum, default_value_t = SolverChoice::Both)]
     solver: SolverChoice,
@@ -342,6 +345,11 @@ fn check_cmd(a: CheckArgs) -> Result<()> {
 }
 
 fn bench_cmd(a: BenchArgs) -> Result<()> {
+    if a.generator.is_some() {
+        return Err(bad_input(anyhow!(
+            "--generator is now --method (random, construct or de-swap)"
+        )));
+    }
     let output = a.output;
     let source = a.knobs.source(a.method)?;
     let configs = a

@@ -39,7 +39,7 @@ pub(crate) struct TuneOptions {
     #[arg(long, value_name = "S", value_parser = spread)]
     pub spread: f64,
     /// Master seed of the optimizer (and of the games it scores on, where
-    /// they are random: the Geek Challenge's sequence is fixed).
+    /// their pieces are random).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Where to write the result (rewritten after every generation).
@@ -51,8 +51,8 @@ pub(crate) struct TuneOptions {
     /// Continue the run saved in the checkpoint with its saved setup (a
     /// warning names the setup options given, which are not used);
     /// --generations sets the new target. The optimizer keeps the schedule
-    /// it started with: `geek tune`'s CEM noise, which falls to zero at the
-    /// first target, stays at zero in the generations added.
+    /// it started with (a noise that fell to zero at the first target stays
+    /// at zero in the generations added).
     #[arg(long)]
     pub resume: bool,
 }

@@ -130,11 +130,15 @@ fn bad_arguments_are_one_line_errors() {
         // They were silently ignored: a person plays one game, as text.
         (
             vec!["--a", "human", "--b", "ev", "--games", "10"],
-            "--games and --json are for a match between two AIs",
+            "error: --games is for a match between two AIs",
         ),
         (
             vec!["--a", "ev", "--b", "human", "--json"],
-            "--games and --json are for a match between two AIs",
+            "error: --json is for a match between two AIs",
+        ),
+        (
+            vec!["--a", "ev", "--b", "human", "--json", "--games", "2"],
+            "error: --games and --json are for a match between two AIs",
         ),
         (
             vec!["--a", "ev", "--b", "rule", "--level", "16x16"],

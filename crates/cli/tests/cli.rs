@@ -1,7 +1,7 @@
 //! End-to-end checks of the `arcade` binary: exit statuses, one-line errors,
 //! JSON keys, and that tuned weights load back as an AI.
 
-use crate::common::{arcade, assert_bad_input, json, stderr, stdout, temp_dir};
+use crate::common::{TempDir, arcade, assert_bad_input, json, repo_file, stderr, stdout, temp_dir};
 
 #[test]
 fn malformed_board_unknown_ai_and_weights_typo_exit_2_with_one_line() {
@@ -431,6 +431,22 @@ fn tetris_play_game_i_is_bench_game_i() {
         lines.iter().any(|&l| l != lines[0]),
         "games differ: {lines:?}"
     );
+    // Neither names a board: --game plays on bench's (it played 10×20).
+    let args = ["--ai", "bcts", "--seed", "3", "--json"];
+    let bench = json(&arcade(
+        &[
+            &["tetris", "bench", "--games", "2", "--per-game"],
+            &args[..],
+        ]
+        .concat(),
+    ));
+    let play = json(&arcade(
+        &[&["tetris", "play", "--game", "1"], &args[..]].concat(),
+    ));
+    assert_eq!(
+        (&play["board"], &play["lines"]),
+        (&bench["board"], &bench["lines_per_game"][1])
+    );
     assert_bad_input(
         &[
             "tetris",
@@ -446,14 +462,14 @@ fn tetris_play_game_i_is_bench_game_i() {
     );
 }
 
-/// Ctrl-C on a bench of 10×20 games (each hours long) stops the games
-/// under way, prints the report of those started and exits 130.
-#[test]
-fn ctrl_c_on_a_long_bench_reports_the_games_started() {
+/// Ctrl-C on a watched game (the front page's first command, weeks long)
+/// ends it as it ends an unwatched one: the report so far, exit 130 (it
+/// killed the process with no report).
+/// Runs `arcade ARGS` and sends it SIGINT after 1.5 s.
+fn interrupted(args: &[&str]) -> std::process::Output {
     use std::process::{Command, Stdio};
     let child = Command::new(env!("CARGO_BIN_EXE_arcade"))
-        .args(["tetris", "bench", "--ai", "bcts", "--board", "10x20"])
-        .args(["--games", "5", "--threads", "1", "--json"])
+        .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -462,7 +478,48 @@ fn ctrl_c_on_a_long_bench_reports_the_games_started() {
     std::thread::sleep(std::time::Duration::from_millis(1500));
     // SAFETY: kill(2) on our own child's pid, which has not been waited for.
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let o = child.wait_with_output().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn ctrl_c_on_a_watched_game_reports_it() {
+    let o = interrupted(&[
+        "tetris",
+        "play",
+        "--ai",
+        "el-tetris",
+        "--watch",
+        "--delay",
+        "1",
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    let out = String::from_utf8_lossy(&o.stdout);
+    let report = out.trim_end().lines().last().unwrap_or_default();
+    assert!(
+        report.starts_with("el-tetris on 10x20: ") && report.ends_with("ended: stopped"),
+        "{report}"
+    );
+    assert!(err.contains("error: stopped by Ctrl-C: the report covers the game so far"));
+}
+
+/// Ctrl-C on a bench of 10×20 games (each hours long) stops the games
+/// under way, prints the report of those started and exits 130.
+#[test]
+fn ctrl_c_on_a_long_bench_reports_the_games_started() {
+    let o = interrupted(&[
+        "tetris",
+        "bench",
+        "--ai",
+        "bcts",
+        "--board",
+        "10x20",
+        "--games",
+        "5",
+        "--threads",
+        "1",
+        "--json",
+    ]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(130), "{err}");
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("the report");
@@ -478,4 +535,55 @@ fn ctrl_c_on_a_long_bench_reports_the_games_started() {
         last,
         "error: stopped by Ctrl-C: the report covers the 1 played of 5 games"
     );
+}
+
+/// An option renamed since it was documented names its new name (clap
+/// suggested `--de-generations` for `--generator`, `--gamma` for `--games`).
+#[test]
+fn renamed_options_name_their_new_names() {
+    assert_bad_input(
+        &[
+            "tiles",
+            "bench",
+            "--layers",
+            "5",
+            "--generator",
+            "construct",
+        ],
+        "--generator is now --method",
+    );
+    assert_bad_input(
+        &["flappy", "train", "--method", "pg", "--games", "16"],
+        "--games is now --envs",
+    );
+}
+
+/// The command tour's examples read the files in `data/examples/` (they
+/// named files no clone has), and each does what the tour says.
+#[test]
+fn the_documented_example_inputs_work() {
+    let example = |name: &str| repo_file(&format!("data/examples/{name}"));
+    let position = example("mines-position.txt");
+    let report = json(&arcade(&["mines", "analyze", &position, "--json"]));
+    assert_eq!(
+        (report["width"].as_u64(), report["mines"].as_u64()),
+        (Some(16), Some(40))
+    );
+    assert!(!report["safe"].as_array().unwrap().is_empty());
+    let puzzle = example("jumpin-puzzle.txt");
+    assert_eq!(
+        json(&arcade(&["jumpin", "solve", &puzzle, "--json"]))["moves"],
+        20
+    );
+    let prices = example("prices.csv");
+    let o = arcade(&[
+        "median", "--window", "5", &prices, "--column", "2", "--header",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 60 - 4);
+    let dir = TempDir::new("example-sketch");
+    let out = dir.path("sketch.png");
+    let o = arcade(&["sketch", &example("photo.png"), &out]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::metadata(&out).unwrap().len() > 0);
 }

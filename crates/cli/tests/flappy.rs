@@ -171,7 +171,8 @@ fn play_and_bench_report_json() {
     let out = String::from_utf8_lossy(&text.stdout);
     assert!(
         out.contains(&format!(
-            "{pipes} pipes in {frames} frames, crashed into a pipe"
+            "{} in {frames} frames, crashed into a pipe",
+            arcade_core::text::counted(pipes, "pipe")
         )),
         "{out}"
     );

@@ -88,6 +88,16 @@ fn splice_joins_two_records_into_the_shipped_best() {
         &["geek", "splice", "-", "-", "--out", &out],
         "only one RECORD can be -",
     );
+    // Splicing into one of its records (the default --out of solve and
+    // splice alike) replaced it without a word.
+    let copy = dir.path("mine.txt");
+    std::fs::copy(&ended, &copy).unwrap();
+    let before = std::fs::read(&copy).unwrap();
+    assert_bad_input(
+        &["geek", "splice", &wide, &copy, "--out", &copy],
+        "one of the records spliced",
+    );
+    assert_eq!(std::fs::read(&copy).unwrap(), before);
 }
 
 #[test]

@@ -92,9 +92,13 @@ fn file_input_matches_stdin() {
         "",
     );
     let from_stdin = arcade_with_stdin(&["median", "-k", "101"], &values);
+    let positional = arcade_with_stdin(&["median", "-k", "101", file.to_str().unwrap()], "");
     assert!(from_file.status.success());
     assert_eq!(stdout(&from_file).lines().count(), 5000 - 100);
     assert_eq!(from_file.stdout, from_stdin.stdout);
+    assert_eq!(positional.stdout, from_stdin.stdout);
+    let both = arcade_with_stdin(&["median", "-k", "3", "a.txt", "--input", "b.txt"], "");
+    assert_eq!(both.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
 

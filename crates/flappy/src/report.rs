@@ -60,8 +60,11 @@ impl fmt::Display for PlayReport {
         };
         writeln!(
             f,
-            "{}: {} pipes in {} frames, {end} (reward {})",
-            self.policy, self.pipes, self.frames, self.reward
+            "{}: {} in {}, {end} (reward {})",
+            self.policy,
+            counted(self.pipes, "pipe"),
+            counted(self.frames, "frame"),
+            self.reward
         )
     }
 }

@@ -119,13 +119,23 @@ impl AnalyzeReport {
     }
 }
 
+/// The number of arrangements whose natural log is `ln`: counted when it is
+/// small ("1 arrangement", not "about 10^0.0"), else as a power of ten.
+fn arrangements(ln: f64) -> String {
+    let log10 = ln / std::f64::consts::LN_10;
+    match log10 < 6.0 {
+        true => counted(ln.exp().round() as u64, "arrangement"),
+        false => format!("about 10^{log10:.1} arrangements"),
+    }
+}
+
 /// The summary, the recommended move and the board with each hidden cell's
 /// mine probability in percent (`[..]` marks the move).
 impl fmt::Display for AnalyzeReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{}x{}, {} ({} known), {}: {} certainly safe, {}; about 10^{:.1} arrangements",
+            "{}x{}, {} ({} known), {}: {} certainly safe, {}; {}",
             self.width,
             self.height,
             counted(self.mines, "mine"),
@@ -133,7 +143,7 @@ impl fmt::Display for AnalyzeReport {
             counted(self.hidden(), "hidden cell"),
             self.safe.len(),
             counted(self.mines_certain.len(), "certain mine"),
-            self.arrangements_ln / std::f64::consts::LN_10
+            arrangements(self.arrangements_ln)
         )?;
         match (self.best, self.best_probability) {
             (Some([x, y]), p) => {

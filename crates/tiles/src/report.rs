@@ -6,6 +6,7 @@ use crate::check::{Ending, Illegal, replay};
 use crate::exact::{Limit, Limits, Proof, Verdict, solve};
 use crate::greedy::play_greedy;
 use crate::level::Level;
+use arcade_core::text::counted;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::Instant;
@@ -140,8 +141,10 @@ impl fmt::Display for SolveReport {
         let (nodes, seconds) = (self.nodes, self.seconds);
         write!(
             f,
-            "{} tiles, {} types, tray of {}: ",
-            self.tiles, self.types, self.capacity
+            "{}, {}, tray of {}: ",
+            counted(self.tiles, "tile"),
+            counted(self.types, "type"),
+            self.capacity
         )?;
         let solver = match self.solver {
             Solver::Greedy => "greedy",

@@ -94,9 +94,10 @@ struct WeightsFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     name: Option<String>,
     features: BTreeMap<String, f64>,
-    /// Provenance (commands, results), kept for people reading the file.
+    /// Provenance (commands, results), kept for people reading the file:
+    /// any JSON, so a file of another kind is told by its features.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    about: Option<BTreeMap<String, String>>,
+    about: Option<BTreeMap<String, serde_json::Value>>,
 }
 
 impl From<GeekWeights> for WeightsFile {
@@ -114,10 +115,17 @@ impl TryFrom<WeightsFile> for GeekWeights {
     fn try_from(f: WeightsFile) -> Result<Self, String> {
         let mut values = [0.0; COUNT];
         for (name, &w) in &f.features {
-            let i = NAMES
-                .iter()
-                .position(|n| n == name)
-                .ok_or_else(|| format!("unknown feature {name:?}; known: {}", NAMES.join(", ")))?;
+            let i = NAMES.iter().position(|n| n == name).ok_or_else(|| {
+                // The two kinds of weights files look alike.
+                let tetris = match crate::Feature::from_name(name) {
+                    Some(_) => " (a Tetris weights file? these are `geek tune`'s)",
+                    None => "",
+                };
+                format!(
+                    "unknown feature {name:?}{tetris}; known: {}",
+                    NAMES.join(", ")
+                )
+            })?;
             values[i] = w;
         }
         Ok(GeekWeights { values })
@@ -278,5 +286,12 @@ mod tests {
             serde_json::from_str::<GeekWeights>(old).unwrap().values[2],
             -100.0
         );
+        // A Tetris weights file (its `about` holds numbers) is told apart
+        // by its features, not by a type error deep in `about`.
+        let tetris = r#"{"features": {"eroded_cells": 1.0}, "about": {"games_per_eval": 4}}"#;
+        let err = serde_json::from_str::<GeekWeights>(tetris)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("a Tetris weights file?"), "{err}");
     }
 }
