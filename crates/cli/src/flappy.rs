@@ -325,6 +325,14 @@ fn load_agent(spec: &str) -> Result<Agent> {
     Agent::resolve(spec).map_err(|e| bad_input(anyhow!("--policy: {e} (expected {POLICY_HELP})")))
 }
 
+/// Says why nothing shows for a few seconds: the oracle first computes the
+/// analysis it plays by.
+fn note_oracle(agent: &Agent, quiet: bool) {
+    if matches!(agent, Agent::Oracle) && !quiet {
+        eprintln!("computing the viability analysis the oracle plays by (a few seconds)");
+    }
+}
+
 fn train_config(a: &TrainArgs) -> Result<TrainConfig> {
     let method = match a.method {
         MethodArg::Cem => Method::Cem,
@@ -470,13 +478,14 @@ fn eval_cmd(a: EvalArgs) -> Result<()> {
     crate::run_options::check_per_game_list("--per-episode", a.per_episode, a.episodes)?;
     let agent = load_agent(&a.policy)?;
     let config = EvalConfig {
-        policy: a.policy,
+        policy: agent.name(&a.policy),
         episodes: a.episodes,
         seed: a.seed,
         max_pipes: a.max_pipes,
         per_episode: a.per_episode,
     };
     config.check().map_err(bad_input)?;
+    note_oracle(&agent, a.output.quiet);
     let output = a.output;
     let progress = output.progress(config.episodes, "episodes");
     stop_on_ctrl_c(&progress);
@@ -488,17 +497,19 @@ fn eval_cmd(a: EvalArgs) -> Result<()> {
 
 fn play_cmd(a: PlayArgs) -> Result<()> {
     let agent = load_agent(&a.policy)?;
+    let name = agent.name(&a.policy);
     let render = !(a.no_render || a.json);
     let delay = Duration::from_millis(a.delay);
     if render {
         output::frame("\x1b[2J")?;
     }
+    note_oracle(&agent, a.json);
     let mut draw_error = None;
     // In the pool: the oracle's analysis, at its first move, runs on --threads.
     let report = a.run.install(|| {
-        report::play(&agent, &a.policy, a.seed, a.max_pipes, |env| {
+        report::play(&agent, &name, a.seed, a.max_pipes, |env| {
             if render && draw_error.is_none() {
-                draw_error = draw(&a.policy, env).err();
+                draw_error = draw(&name, env).err();
                 std::thread::sleep(delay);
             }
         })

@@ -82,15 +82,33 @@ enum SolverChoice {
     Both,
 }
 
-/// How levels are made (`generate`) or where they come from (`bench`).
+/// Where `bench`'s levels come from.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum MethodName {
-    /// Random deals (bench only).
+    /// Random deals.
     Random,
     /// Solvable by construction around a random removal order.
     Construct,
     /// DE swaps until greedy clears the level (the published approach).
     DeSwap,
+}
+
+/// How `generate` makes a level: the methods that make solvable ones.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum MakeMethod {
+    /// Solvable by construction around a random removal order.
+    Construct,
+    /// DE swaps until greedy clears the level (the published approach).
+    DeSwap,
+}
+
+impl From<MakeMethod> for MethodName {
+    fn from(m: MakeMethod) -> MethodName {
+        match m {
+            MakeMethod::Construct => MethodName::Construct,
+            MakeMethod::DeSwap => MethodName::DeSwap,
+        }
+    }
 }
 
 /// A de-swap setting within the library's `range`.
@@ -288,8 +306,8 @@ pub struct GenerateArgs {
     #[command(flatten)]
     shape: ShapeArgs,
     /// How to make the level.
-    #[arg(long, value_enum, default_value_t = MethodName::Construct)]
-    method: MethodName,
+    #[arg(long, value_enum, default_value_t = MakeMethod::Construct)]
+    method: MakeMethod,
     #[command(flatten)]
     knobs: MethodArgs,
     /// Seed: the same seed gives the same level.
@@ -394,14 +412,11 @@ fn unproven_advice(why: Unproven) -> &'static str {
 }
 
 fn generate_cmd(a: GenerateArgs) -> Result<()> {
-    let method = match a.knobs.source(a.method)? {
+    let method = match a.knobs.source(a.method.into())? {
         Source::Evolve(de) => Method::DeSwap(de),
         Source::Construct { difficulty } => Method::Construct { difficulty },
-        Source::Random => {
-            return Err(bad_input(anyhow!(
-                "--method random is for bench; generate makes levels by construct or de-swap"
-            )));
-        }
+        // Not a MakeMethod: clap refused it.
+        Source::Random => return Err(bad_input(anyhow!("--method random is for bench"))),
     };
     check_writable(&a.out).map_err(bad_input)?;
     let config = GenerateConfig {

@@ -5,6 +5,19 @@ use std::fmt::Display;
 /// `n` and `noun`, plural unless `n` is 1: "1 game", "0 games", "2 games",
 /// "2 passes". For the counts a user chooses (`--games 1`), which read
 /// "1 games" before.
+/// The closest candidate within a small edit distance, for "did you mean".
+pub fn closest(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'static str>,
+) -> Option<&'static str> {
+    candidates
+        .into_iter()
+        .map(|c| (strsim::damerau_levenshtein(name, c), c))
+        .filter(|&(d, c)| d <= 2.max(c.len() / 4))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
 pub fn counted(n: impl Display, noun: &str) -> String {
     let n = n.to_string();
     let plural = if noun.ends_with('s') || noun.ends_with('x') || noun.ends_with("ch") {

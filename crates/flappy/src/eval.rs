@@ -10,7 +10,7 @@ use crate::viability::Depths;
 use arcade_core::progress::{Progress, StepCount};
 use arcade_core::runner::fold_episodes;
 use arcade_core::stats::{Tally, show_ci95};
-use arcade_core::text::counted;
+use arcade_core::text::{closest, counted};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::Range;
@@ -27,12 +27,40 @@ pub enum Agent {
 }
 
 impl Agent {
-    /// `heuristic`, `oracle`, or the path of a policy file.
+    /// `heuristic`, `oracle`, or the path of a policy file; a name that is
+    /// no file is a built-in's in other letter case, or a typo of one.
     pub fn resolve(spec: &str) -> Result<Agent, PolicyFileError> {
-        match spec {
-            "heuristic" => Ok(Agent::Heuristic),
-            "oracle" => Ok(Agent::Oracle),
-            _ => file::load(Path::new(spec)).map(Agent::Mlp),
+        let builtin = |name: &str| match name {
+            "heuristic" => Some(Agent::Heuristic),
+            "oracle" => Some(Agent::Oracle),
+            _ => None,
+        };
+        if let Some(agent) = builtin(spec) {
+            return Ok(agent);
+        }
+        let path = Path::new(spec);
+        let path_like = spec.ends_with(".json") || path.components().count() > 1;
+        if !path.exists() && !path_like {
+            let lower = spec.to_lowercase();
+            if let Some(agent) = builtin(&lower) {
+                return Ok(agent);
+            }
+            if let Some(name) = closest(&lower, ["heuristic", "oracle"]) {
+                return Err(PolicyFileError::Read {
+                    message: format!("no policy file {spec:?} (did you mean {name:?}?)"),
+                });
+            }
+        }
+        file::load(path).map(Agent::Mlp)
+    }
+
+    /// The name `spec` resolved to: a built-in's as it is spelt (`Oracle`
+    /// is `oracle`), else `spec`, a file's path.
+    pub fn name(&self, spec: &str) -> String {
+        match self {
+            Agent::Heuristic => "heuristic".into(),
+            Agent::Oracle => "oracle".into(),
+            Agent::Mlp(_) => spec.into(),
         }
     }
 
@@ -276,6 +304,21 @@ impl fmt::Display for EvalReport {
 mod tests {
     use super::*;
     use arcade_core::runner::with_threads;
+
+    /// A built-in in other letter case is that built-in, named as it is
+    /// spelt; a typo that is no file is answered with the name meant.
+    #[test]
+    fn policies_resolve_by_name_in_any_case_and_typos_are_named() {
+        for (spec, name) in [("Oracle", "oracle"), ("HEURISTIC", "heuristic")] {
+            assert_eq!(Agent::resolve(spec).unwrap().name(spec), name);
+        }
+        let err = Agent::resolve("orcale").unwrap_err().to_string();
+        assert!(err.contains("did you mean \"oracle\""), "{err}");
+        let err = Agent::resolve("no/such/policy.json")
+            .unwrap_err()
+            .to_string();
+        assert!(!err.contains("did you mean"), "{err}");
+    }
 
     fn config(episodes: u64) -> EvalConfig {
         EvalConfig {

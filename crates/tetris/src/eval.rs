@@ -17,6 +17,7 @@
 
 use crate::board::MAX_HEIGHT;
 use crate::features::{COUNT, Feature, Values};
+use arcade_core::text::closest;
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -95,16 +96,6 @@ fn known_features() -> String {
     Feature::ALL.map(Feature::name).join(", ")
 }
 
-/// The closest candidate within a small edit distance, for "did you mean".
-fn closest(name: &str, candidates: impl IntoIterator<Item = &'static str>) -> Option<&'static str> {
-    candidates
-        .into_iter()
-        .map(|c| (strsim::damerau_levenshtein(name, c), c))
-        .filter(|&(d, c)| d <= 2.max(c.len() / 4))
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c)
-}
-
 impl Weights {
     pub fn from_pairs(name: &str, pairs: &[(Feature, f64)]) -> Weights {
         let mut values = [0.0; COUNT];
@@ -173,6 +164,10 @@ impl Weights {
         let path_like = spec.ends_with(".json") || path.components().count() > 1;
         if path.exists() || path_like {
             return Weights::load(path);
+        }
+        // `BCTS` is `bcts` (a file of that name would have been read above).
+        if let Some(w) = Weights::builtin(&spec.to_lowercase()) {
+            return Ok(w);
         }
         Err(WeightsError::UnknownAi {
             spec: spec.to_string(),
@@ -407,13 +402,19 @@ mod tests {
 
     #[test]
     fn unknown_ai_suggests_a_builtin() {
-        for (spec, builtin) in [("eltetris", "el-tetris"), ("BCTS", "bcts")] {
+        for (spec, builtin) in [("eltetris", "el-tetris"), ("bctss", "bcts")] {
             let err = Weights::resolve(spec).unwrap_err();
             assert!(
                 err.to_string()
                     .contains(&format!("did you mean \"{builtin}\"")),
                 "{err}"
             );
+        }
+        // A built-in's name in capitals is that built-in (it was refused
+        // with "did you mean").
+        for spec in ["BCTS", "El-Tetris"] {
+            let w = Weights::resolve(spec).unwrap();
+            assert_eq!(w, Weights::builtin(&spec.to_lowercase()).unwrap());
         }
     }
 }
