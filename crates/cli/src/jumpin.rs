@@ -53,11 +53,8 @@ pub enum Command {
 #[derive(Args)]
 pub struct SolveArgs {
     /// Board file (- for stdin), or a challenge code if no such file exists.
-    #[arg(
-        value_name = "FILE",
-        required_unless_present = "code",
-        conflicts_with = "code"
-    )]
+    // Neither is required by clap: the error says both ways.
+    #[arg(value_name = "FILE", conflicts_with = "code")]
     file: Option<PathBuf>,
     /// Challenge code instead of a file.
     #[arg(long, value_name = "CODE")]

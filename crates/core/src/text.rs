@@ -40,9 +40,26 @@ pub fn bytes(n: u64) -> String {
     counted(n, "byte")
 }
 
+/// A short time as people read it: "0.21 ms" below a hundredth of a
+/// second (where "0.000 s" said nothing), else "1.234 s".
+pub fn seconds(s: f64) -> String {
+    match s < 0.01 {
+        true => format!("{:.2} ms", s * 1e3),
+        false => format!("{s:.3} s"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{bytes, counted};
+    use super::{bytes, counted, seconds};
+
+    #[test]
+    fn short_times_read_in_milliseconds() {
+        assert_eq!(seconds(0.000214), "0.21 ms");
+        assert_eq!(seconds(0.0), "0.00 ms");
+        assert_eq!(seconds(0.01), "0.010 s");
+        assert_eq!(seconds(12.3456), "12.346 s");
+    }
 
     #[test]
     fn sizes_read_in_their_unit() {

@@ -5,7 +5,7 @@
 //! [`merge`](BenchPartial::merge) exactly, and [`BenchReport::new`] turns the
 //! whole into rates. Results stream, so memory does not grow with the games.
 
-use crate::board::{Board, BoardError, Level, Rule};
+use crate::board::{Board, BoardError, Level, Rule, level_label};
 use crate::frontier::SolveError;
 use crate::play::{Record, play};
 use crate::solver::{Config, Solver, Strength};
@@ -172,11 +172,8 @@ impl fmt::Display for BenchReport {
         let r = self;
         writeln!(
             f,
-            "{} ({}x{}/{}), rule {}, first click ({},{}), solver {}, {}, seed {}",
-            r.level,
-            r.width,
-            r.height,
-            r.mines,
+            "{}, rule {}, first click ({},{}), solver {}, {}, seed {}",
+            level_label(&r.level, r.width, r.height, r.mines),
             r.rule,
             r.first[0],
             r.first[1],

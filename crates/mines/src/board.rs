@@ -100,6 +100,16 @@ impl FromStr for Rule {
     }
 }
 
+/// A level named in a report: `expert (30x16/99)`, or `10x10/5` alone when
+/// its name is its size.
+pub fn level_label(name: &str, width: usize, height: usize, mines: usize) -> String {
+    let size = format!("{width}x{height}/{mines}");
+    match name == size {
+        true => size,
+        false => format!("{name} ({size})"),
+    }
+}
+
 /// A board size and mine count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Level {

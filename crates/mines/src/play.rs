@@ -237,11 +237,8 @@ impl PlayReport {
     /// The one-line outcome.
     pub fn summary(&self) -> String {
         format!(
-            "{} ({}x{}/{}), rule {}, seed {}: {} after {} guess{}{}",
-            self.level,
-            self.width,
-            self.height,
-            self.mines,
+            "{}, rule {}, seed {}: {} after {} guess{}{}",
+            crate::board::level_label(&self.level, self.width, self.height, self.mines),
             self.rule,
             self.seed,
             if self.won { "won" } else { "lost" },

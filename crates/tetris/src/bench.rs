@@ -274,10 +274,12 @@ impl fmt::Display for BenchReport {
         }
         if let Some(e) = &r.if_exponential {
             let show = |x: Option<f64>| x.map_or("unbounded".into(), |x| format!("{x:.1}"));
+            // With no game ended the data bound the mean from below only.
+            let mean = e.mean_lines.map_or("unknown".into(), |x| format!("{x:.1}"));
             writeln!(
                 f,
                 "  if game lengths are exponential: mean {}  95% CI [{:.1}, {}]  ({} of {} ended; {} in all)",
-                show(e.mean_lines),
+                mean,
                 e.ci95_low,
                 show(e.ci95_high),
                 e.ended_games,

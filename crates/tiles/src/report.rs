@@ -6,7 +6,7 @@ use crate::check::{Ending, Illegal, replay};
 use crate::exact::{Limit, Limits, Proof, Verdict, solve};
 use crate::greedy::play_greedy;
 use crate::level::Level;
-use arcade_core::text::counted;
+use arcade_core::text::{self, counted};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::Instant;
@@ -138,7 +138,7 @@ fn clicks_text(f: &mut fmt::Formatter<'_>, clicks: &[usize]) -> fmt::Result {
 
 impl fmt::Display for SolveReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (nodes, seconds) = (self.nodes, self.seconds);
+        let (nodes, seconds) = (self.nodes, text::seconds(self.seconds));
         write!(
             f,
             "{}, {}, tray of {}: ",
@@ -154,7 +154,7 @@ impl fmt::Display for SolveReport {
             VerdictKind::Solved => {
                 writeln!(
                     f,
-                    "solved by {solver} in {} clicks ({nodes} nodes, {seconds:.3} s)\nclicks (tile ids):",
+                    "solved by {solver} in {} clicks ({nodes} nodes, {seconds})\nclicks (tile ids):",
                     self.clicks.len()
                 )?;
                 clicks_text(f, &self.clicks)
@@ -166,7 +166,7 @@ impl fmt::Display for SolveReport {
                     }
                     _ => "every line of play refuted".to_string(),
                 };
-                writeln!(f, "unsolvable ({why}; {nodes} nodes, {seconds:.3} s)")
+                writeln!(f, "unsolvable ({why}; {nodes} nodes, {seconds})")
             }
             VerdictKind::Unknown => {
                 let (taken, tiles) = (self.taken, self.tiles);
@@ -179,10 +179,7 @@ impl fmt::Display for SolveReport {
                     Some(_) => format!("the deepest line searched took {taken} of {tiles} tiles"),
                     None => format!("after taking {taken} of {tiles} tiles"),
                 };
-                writeln!(
-                    f,
-                    "unknown: {why} ({how_far}; {nodes} nodes, {seconds:.3} s)"
-                )?;
+                writeln!(f, "unknown: {why} ({how_far}; {nodes} nodes, {seconds})")?;
                 if self.clicks.is_empty() {
                     return Ok(());
                 }
