@@ -15,6 +15,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// What every tuner takes: the optimizer, the budget, the result file and
 /// the checkpoint. Each command sets its own `--spread` default
@@ -183,19 +184,40 @@ impl Session<'_> {
             Ok(())
         };
         let per_gen = run.optimizer.evaluations_per_generation() as u64;
+        let (started, mut done) = (Instant::now(), 0u32);
         while !run.is_done() {
             let label = format!("gen {}/{}", run.history.len() + 1, run.generations);
             self.progress.reset(per_gen, &label);
             let g = self.threads.install(|| step(run, self.progress));
             run.save(self.checkpoint)?;
             write(run)?;
+            done += 1;
+            let each = started.elapsed().as_secs_f64() / f64::from(done);
+            let left = run.generations.saturating_sub(run.history.len()) as f64 * each;
             self.progress.println(format!(
-                "{label}  best {:>10.1}  mean {:>10.1}  best ever {:>10.1}",
-                g.best, g.mean, g.best_ever
+                "{label}  best {:>10.1}  mean {:>10.1}  best ever {:>10.1}  {}",
+                g.best,
+                g.mean,
+                g.best_ever,
+                pace(each, left)
             ));
         }
         self.progress.finish();
         write(run)
+    }
+}
+
+/// How long a generation takes, and about how long the rest will.
+fn pace(each: f64, left: f64) -> String {
+    let about = |s: f64| match s {
+        s if s < 1.0 => arcade_core::text::seconds(s),
+        s if s < 90.0 => format!("{s:.0} s"),
+        s if s < 5400.0 => format!("{:.0} min", s / 60.0),
+        s => format!("{:.1} h", s / 3600.0),
+    };
+    match left > 0.0 {
+        true => format!("({} a generation, about {} left)", about(each), about(left)),
+        false => format!("({} a generation)", about(each)),
     }
 }
 
@@ -206,5 +228,24 @@ fn population(s: &str) -> Result<usize, String> {
         _ => Err(format!(
             "expected a whole number from 1 to {MAX_POPULATION}"
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pace;
+
+    #[test]
+    fn the_pace_reads_in_the_unit_of_its_size() {
+        assert_eq!(
+            pace(0.0015, 0.003),
+            "(1.50 ms a generation, about 3.00 ms left)"
+        );
+        assert_eq!(pace(12.0, 600.0), "(12 s a generation, about 10 min left)");
+        assert_eq!(
+            pace(200.0, 36_000.0),
+            "(3 min a generation, about 10.0 h left)"
+        );
+        assert_eq!(pace(2.4, 0.0), "(2 s a generation)");
     }
 }
