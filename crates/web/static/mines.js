@@ -345,7 +345,7 @@ $("#aboard").addEventListener("keydown", (ev) => {
   if (A.cells.length === 0) return;
   const moved = movedCursor(ev, A.cursor, A.w, A.h);
   let change = null;
-  if (ev.key >= "0" && ev.key <= "8") change = () => ev.key;
+  if (/^[0-8]$/.test(ev.key)) change = () => ev.key;
   else if (ev.key === "." || ev.key === "Delete" || ev.key === "Backspace") change = () => ".";
   else if ((letterKey(ev, "m") || ev.key === "*") && !ev.repeat) change = mineToggled;
   else if (ev.key === " " || ev.key === "Enter") change = cycled;
