@@ -151,6 +151,7 @@ test("analyse mode shows a contradiction as a message and a shared URL reopens a
     await page.click("#analyze-btn");
     await page.waitForSelector("#abest");
     assert.equal(await page.textContent("#abest"), "(2,0) at 0%");
+    assert.match(await page.textContent("#asummary"), /; 1 arrangement\.$/); // as the CLI says it
     assert.equal(await page.getAttribute('#aboard .mcell[data-x="1"]', "data-p"), "1");
     await page.click("#share");
     const url = page.url();

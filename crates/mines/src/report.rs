@@ -258,6 +258,23 @@ mod tests {
     }
 
     #[test]
+    fn few_arrangements_are_counted_many_are_a_power_of_ten() {
+        assert_eq!(super::arrangements(0.0), "1 arrangement");
+        assert_eq!(super::arrangements(4096f64.ln()), "4096 arrangements");
+        assert_eq!(
+            super::arrangements(1e7f64.ln()),
+            "about 10^7.0 arrangements"
+        );
+        // A real position's count, through the report's own line.
+        let pos = Position::parse("3 1 1\n1..\n").unwrap();
+        let report = analyze_report(&pos, &Config::fast()).unwrap().to_string();
+        assert!(
+            report.lines().next().unwrap().ends_with("; 1 arrangement"),
+            "{report}"
+        );
+    }
+
+    #[test]
     fn percentages_never_round_an_uncertain_cell_to_certain() {
         assert_eq!(percent(0.001), "1");
         assert_eq!(percent(0.999), "99");

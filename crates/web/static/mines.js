@@ -292,6 +292,15 @@ function drawEditor(report) {
   activeCell(el, A.cursor);
 }
 
+/** The arrangements whose natural log is `ln`, as `arcade mines analyze`
+ *  says them: counted when few, else a power of ten. */
+function arrangements(ln) {
+  const log10 = ln / Math.LN10;
+  if (log10 >= 6) return `about 10^${log10.toFixed(1)} arrangements`;
+  const n = Math.round(Math.exp(ln));
+  return `${n} arrangement${n === 1 ? "" : "s"}`;
+}
+
 async function analyzeNow() {
   const text = $("#ptext").value;
   const amsg = $("#amsg");
@@ -305,7 +314,7 @@ async function analyzeNow() {
     $("#asummary").innerHTML =
       `<p>Best move <b id="abest">${best}</b>; ${r.safe.length} safe, ${r.mines_certain.length} certain mines` +
       (r.forced_fifty_fifty ? `; forced 50/50: ${r.forced_fifty_fifty.map((c) => `(${c[0]},${c[1]})`).join(" ")}` : "") +
-      `; about 10^${(r.arrangements_ln / Math.LN10).toFixed(1)} arrangements.</p>`;
+      `; ${arrangements(r.arrangements_ln)}.</p>`;
   } catch (e) {
     $("#asummary").innerHTML = "";
     say(amsg, e.message, "bad");
