@@ -35,7 +35,8 @@ pub struct BattleArgs {
     seed: u64,
     /// contest (16x16/51, first to 26), beginner (9x9/10), intermediate
     /// (16x16/40), expert (30x16/99) or WIDTHxHEIGHT/MINES.
-    #[arg(long, value_name = "WxH/M", default_value = "16x16/51", value_parser = parse_level)]
+    #[arg(long, value_name = "WxH/M", default_value = "16x16/51", allow_hyphen_values = true,
+          value_parser = parse_level)]
     level: Level,
     /// Mines needed to win [default: a majority of the mines].
     #[arg(long, value_name = "N")]

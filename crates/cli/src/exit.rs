@@ -122,7 +122,10 @@ const MAX_ERROR_CHARS: usize = 500;
 pub fn chain_text(e: &anyhow::Error) -> String {
     let mut text = String::new();
     for cause in e.chain() {
-        let part = cause.to_string();
+        let part = match cause.downcast_ref::<std::io::Error>() {
+            Some(io) => arcade_core::text::io_reason(io),
+            None => cause.to_string(),
+        };
         if text.is_empty() {
             text = part;
         } else if !text.contains(&part) {

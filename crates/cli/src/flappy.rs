@@ -89,8 +89,12 @@ fn inputs() -> impl clap::builder::TypedValueParser<Value = usize> {
 }
 
 fn parse_hidden(s: &str) -> Result<Hidden, String> {
-    if s.trim().is_empty() || s.trim() == "none" {
+    // An empty value is more likely an unset shell variable than a choice.
+    if s.trim() == "none" {
         return Ok(Hidden(Vec::new()));
+    }
+    if s.trim().is_empty() {
+        return Err("expected layer sizes such as 16,64,16, or none for a linear policy".into());
     }
     s.split(',')
         .map(|t| match t.trim().parse::<usize>() {
@@ -117,14 +121,14 @@ pub struct TrainArgs {
     /// Stop after this many generations (cem) or updates (pg, reinforce,
     /// imitate) instead of by the clock: the same seed then gives the same
     /// policy.
-    #[arg(long, value_name = "N")]
-    iterations: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = crate::run_options::count)]
+    iterations: Option<u64>,
     /// Where to write the policy (rewritten whenever it improves).
     #[arg(long, value_name = "FILE", default_value = "flappy-policy.json")]
     out: PathBuf,
     /// Hidden layer sizes, or `none` for a linear policy [default: 16, and
     /// 64,64 for imitate] (the published hobby network is `--inputs 5 --hidden 16,64,16`).
-    #[arg(long, value_name = "SIZES", value_parser = parse_hidden)]
+    #[arg(long, value_name = "SIZES", allow_hyphen_values = true, value_parser = parse_hidden)]
     hidden: Option<Hidden>,
     /// Observation: 5 (the published five numbers) or 7 (plus the next pipe's gap).
     #[arg(long, value_parser = inputs(), default_value = "7")]
@@ -350,7 +354,7 @@ fn train_config(a: &TrainArgs) -> Result<TrainConfig> {
             .collect();
     }
     config.seconds = a.minutes * 60.0;
-    config.iterations = a.iterations;
+    config.iterations = a.iterations.map(|n| n as usize);
     config.extreme_gaps = a.extreme_gaps.unwrap_or(config.extreme_gaps);
     config.validation_episodes = a.validation_episodes.unwrap_or(config.validation_episodes);
     config.validation_every = a.validate_every.unwrap_or(config.validation_every);

@@ -342,65 +342,27 @@ fn splice_cmd(a: SpliceArgs) -> Result<()> {
 fn load_weights(path: &Option<PathBuf>) -> Result<GeekWeights> {
     match path {
         None => Ok(GeekWeights::builtin()),
+        // A bare name such as `bcts` is a Tetris AI's, which Geek has none of.
+        Some(p) if !p.exists() && p.extension().is_none() && p.components().count() == 1 => {
+            Err(bad_input(anyhow::anyhow!(
+                "no weights file {:?}: Geek weights are a JSON file written by `arcade geek \
+                 tune`, and leaving the option out uses the built-in ones",
+                p.display().to_string()
+            )))
+        }
         Some(p) => GeekWeights::load(p).map_err(|e| bad_input(anyhow::anyhow!(e))),
     }
 }
 
 fn solve_cmd(a: SolveArgs) -> Result<()> {
-    check_record_out(&a.out)?;
-    if let Some(checkpoint) = &a.checkpoint {
-        crate::tuning::check_apart(&a.out, checkpoint)?;
-        crate::tuning::keep_saved_run(checkpoint, a.resume)?;
-    }
-    if let Some(from) = a.from.as_deref().filter(|from| same_file(&a.out, from)) {
-        return Err(bad_input(anyhow::anyhow!(
-            "--out and --from name the same file ({}): a search from a record may score less \
-             than it, so write the new game to a file of its own",
-            from.display()
-        )));
-    }
-    let config = || -> Result<SearchConfig> {
-        Ok(SearchConfig {
-            beam: a.beam,
-            mode: a.moves.mode(),
-            float: a.float,
-            pieces: a.pieces,
-            weights: load_weights(&a.weights)?,
-            reserve: a.reserve.unwrap_or(SearchConfig::default_reserve(a.beam)),
-        })
-    };
+    check_solve_files(&a)?;
     // The --from record's own score, to say so if the new game scores less.
-    let mut from_score = None;
-    let search = match (&a.checkpoint, a.resume, &a.from, a.at) {
-        (Some(path), true, _, _) => Search::load(path).map_err(bad_input)?,
-        (_, _, Some(path), Some(at)) => {
-            let record = Record::load(path).map_err(bad_input)?;
-            let opening = search::opening(&record, at)
-                .map_err(|e| bad_input(anyhow::anyhow!("{}: {e}", display_name(path))))?;
-            from_score = Some(replay::replay(&record, |_| {}).score);
-            Search::after_opening(config()?, opening).map_err(bad_input)?
-        }
-        _ => Search::new(config()?),
-    };
+    let (search, from_score) = start_search(&a)?;
     // After loading: a missing checkpoint to resume is a read error.
     if let Some(path) = &a.checkpoint {
         check_writable(path).map_err(bad_input)?;
     }
-    let max_beam = solve::memory_limit(search.config.beam, search.config.reserve)
-        .map_err(|e| bad_input(anyhow::anyhow!("{e}: use a narrower --beam or --reserve")))?;
-    let options = SolveOptions {
-        seconds: a.seconds,
-        // A resumed search keeps its saved reserve if it was not the default.
-        fixed_reserve: if a.resume {
-            search.config.reserve != SearchConfig::default_reserve(search.config.beam)
-        } else {
-            a.reserve.is_some()
-        },
-        max_beam,
-        checkpoint: a.checkpoint.clone(),
-        checkpoint_every: a.checkpoint_every as usize,
-        out: a.out.clone(),
-    };
+    let options = solve_options(&a, &search)?;
     let output = a.output;
     let progress = output.progress(search.config.pieces as u64, "pieces");
     stop_on_ctrl_c(&progress);
@@ -422,29 +384,95 @@ fn solve_cmd(a: SolveArgs) -> Result<()> {
         ));
     }
     match report.interrupted {
-        // The cut round goes on alone, into a file of its own: a wider beam
-        // does not always score more, and `out` holds the best finished round.
-        Some(cut) => {
-            let resume = match a.checkpoint {
-                Some(_) => format!(
-                    "{} (the round at beam {} alone; compare its score with this one's)",
-                    resume_hint(
-                        &a.checkpoint,
-                        a.checkpoint_every,
-                        &round_file(&a.out, cut.beam)
-                    ),
-                    cut.beam
-                ),
-                None => resume_hint(&None, a.checkpoint_every, &a.out),
-            };
-            Err(Stopped(format!(
-                "interrupted: {} holds the best finished round's record; {resume}",
-                report.record
-            ))
-            .into())
-        }
+        Some(cut) => Err(Stopped(interrupted_round(&a, &report.record, cut.beam)).into()),
         None => Ok(()),
     }
+}
+
+/// Refuses files that would clash: `--out` over the `--checkpoint` or the
+/// `--from` record, or a saved run that `--resume` was not asked to keep.
+fn check_solve_files(a: &SolveArgs) -> Result<()> {
+    check_record_out(&a.out)?;
+    if let Some(checkpoint) = &a.checkpoint {
+        crate::tuning::check_apart(&a.out, checkpoint)?;
+        crate::tuning::keep_saved_run(checkpoint, a.resume)?;
+    }
+    if let Some(from) = a.from.as_deref().filter(|from| same_file(&a.out, from)) {
+        return Err(bad_input(anyhow::anyhow!(
+            "--out and --from name the same file ({}): a search from a record may score less \
+             than it, so write the new game to a file of its own",
+            from.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The search to run: resumed from a checkpoint, started after a record's
+/// first `--at` pieces (with that record's score), or new.
+fn start_search(a: &SolveArgs) -> Result<(Search, Option<u64>)> {
+    let config = || -> Result<SearchConfig> {
+        Ok(SearchConfig {
+            beam: a.beam,
+            mode: a.moves.mode(),
+            float: a.float,
+            pieces: a.pieces,
+            weights: load_weights(&a.weights)?,
+            reserve: a.reserve.unwrap_or(SearchConfig::default_reserve(a.beam)),
+        })
+    };
+    match (&a.checkpoint, a.resume, &a.from, a.at) {
+        (Some(path), true, _, _) => Ok((Search::load(path).map_err(bad_input)?, None)),
+        (_, _, Some(path), Some(at)) => {
+            if at >= a.pieces {
+                return Err(bad_input(anyhow::anyhow!(
+                    "--at must be less than --pieces ({}), not {at}: some pieces must be left to \
+                     search",
+                    a.pieces
+                )));
+            }
+            let record = Record::load(path).map_err(bad_input)?;
+            let opening = search::opening(&record, at)
+                .map_err(|e| bad_input(anyhow::anyhow!("{}: {e}", display_name(path))))?;
+            let from_score = replay::replay(&record, |_| {}).score;
+            let search = Search::after_opening(config()?, opening).map_err(bad_input)?;
+            Ok((search, Some(from_score)))
+        }
+        _ => Ok((Search::new(config()?), None)),
+    }
+}
+
+/// How `solve` runs `search`: its time budget, the widest beam memory
+/// allows, and where it saves.
+fn solve_options(a: &SolveArgs, search: &Search) -> Result<SolveOptions> {
+    let max_beam = solve::memory_limit(search.config.beam, search.config.reserve)
+        .map_err(|e| bad_input(anyhow::anyhow!("{e}: use a narrower --beam or --reserve")))?;
+    Ok(SolveOptions {
+        seconds: a.seconds,
+        // A resumed search keeps its saved reserve if it was not the default.
+        fixed_reserve: if a.resume {
+            search.config.reserve != SearchConfig::default_reserve(search.config.beam)
+        } else {
+            a.reserve.is_some()
+        },
+        max_beam,
+        checkpoint: a.checkpoint.clone(),
+        checkpoint_every: a.checkpoint_every as usize,
+        out: a.out.clone(),
+    })
+}
+
+/// What to say when a widening round at `beam` was cut: `record` holds the
+/// best finished round, and the cut round goes on alone, into a file of
+/// its own (a wider beam does not always score more).
+fn interrupted_round(a: &SolveArgs, record: &str, beam: usize) -> String {
+    let resume = match a.checkpoint {
+        Some(_) => format!(
+            "{} (the round at beam {beam} alone; compare its score with this one's)",
+            resume_hint(&a.checkpoint, a.checkpoint_every, &round_file(&a.out, beam)),
+        ),
+        None => resume_hint(&None, a.checkpoint_every, &a.out),
+    };
+    format!("interrupted: {record} holds the best finished round's record; {resume}")
 }
 
 /// `out` with `-beamB` before its extension: where a resumed round goes.
@@ -507,6 +535,7 @@ fn tune_run(a: &TuneArgs, checkpoint: &Path) -> Result<GeekTune> {
 
 fn tune_cmd(a: TuneArgs) -> Result<()> {
     let checkpoint = a.tune.checkpoint();
+    a.tune.check_population()?;
     tuning::check_paths(&a.tune.out, &checkpoint, a.tune.resume)?;
     let mut run = tune_run(&a, &checkpoint)?;
     tuning::resume_on_ctrl_c("geek tune", &a.tune.out, &checkpoint);
@@ -551,10 +580,10 @@ fn watch_cmd(a: WatchArgs) -> Result<()> {
     let record = read_record(&a.record)?;
     if a.at >= record.pieces.len() {
         return Err(bad_input(anyhow::anyhow!(
-            "--at {}: the record has {} piece(s), so at most {} can be skipped",
-            a.at,
-            record.pieces.len(),
-            record.pieces.len() - 1
+            "--at must be at most {} (the record has {}), not {}",
+            record.pieces.len() - 1,
+            arcade_core::text::counted(record.pieces.len(), "piece"),
+            a.at
         )));
     }
     output::frame("\x1b[2J")?;

@@ -4,9 +4,9 @@ use crate::exit::bad_input;
 use crate::output::OutputArgs;
 use crate::run_options::{RunOptions, count};
 use anyhow::{Result, anyhow};
-use arcade_core::input::display_name;
+use arcade_core::input::{display_name, quote};
 use arcade_jumpin::challenges::parse_challenges;
-use arcade_jumpin::hardest::PieceSet;
+use arcade_jumpin::hardest::{self, PieceSet};
 use arcade_jumpin::{
     Position, bench_report, generate_report, hardest_report, parse_board, parse_code, solve_report,
 };
@@ -68,14 +68,20 @@ pub struct SolveArgs {
 #[derive(Args)]
 struct PieceArgs {
     /// Rabbits (1-4).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = piece_count(1, hardest::MAX_RABBITS))]
     rabbits: usize,
     /// Foxes (0-3).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = piece_count(0, hardest::MAX_FOXES))]
     foxes: usize,
     /// Mushrooms (0-12).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = piece_count(0, hardest::MAX_MUSHROOMS))]
     mushrooms: usize,
+}
+
+/// A count of pieces from `low` to `high`, refused by clap (naming the
+/// option) rather than later by the piece set.
+fn piece_count(low: usize, high: usize) -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(low as u64..=high as u64)
 }
 
 impl PieceArgs {
@@ -142,13 +148,6 @@ pub fn run(cmd: Command) -> Result<()> {
     }
 }
 
-/// A code as an error message may show it: escaped, at most 40 characters.
-fn shown(code: &str) -> String {
-    let cut: String = code.chars().take(40).collect();
-    let more = if code.chars().count() > 40 { "…" } else { "" };
-    format!("{}{more}", cut.escape_debug())
-}
-
 /// Codes start with a piece letter and hold only letters and digits.
 fn looks_like_code(text: &str) -> bool {
     text.starts_with(['C', 'B', 'G', 'M', 'F'])
@@ -159,7 +158,7 @@ fn looks_like_code(text: &str) -> bool {
 fn load_puzzle(a: &SolveArgs) -> Result<Position> {
     match (&a.code, &a.file) {
         (Some(code), _) => {
-            parse_code(code).map_err(|e| bad_input(anyhow!("--code {}: {e}", shown(code))))
+            parse_code(code).map_err(|e| bad_input(anyhow!("--code {}: {e}", quote(code))))
         }
         (None, Some(path)) => {
             // A challenge code where the file goes: no file has that name, so
@@ -171,7 +170,7 @@ fn load_puzzle(a: &SolveArgs) -> Result<Position> {
                 return parse_code(code).map_err(|e| {
                     bad_input(anyhow!(
                         "{}: no such file, and as a challenge code: {e}",
-                        shown(code)
+                        quote(code)
                     ))
                 });
             }

@@ -26,9 +26,9 @@ pub struct MedianArgs {
     /// as CSV is: a quoted field may hold the delimiter ("Smith, John").
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     column: Option<u32>,
-    /// Column separator (one ASCII character; default ','). Implies
-    /// --column 1 when --column is not given.
-    #[arg(long, value_name = "C")]
+    /// Column separator (one ASCII character, or `tab`; default ',').
+    /// Implies --column 1 when --column is not given.
+    #[arg(long, value_name = "C", value_parser = delimiter)]
     delimiter: Option<char>,
     /// Skip the first line that is not blank (a CSV header).
     #[arg(long)]
@@ -53,6 +53,23 @@ fn window(s: &str) -> Result<u32, String> {
 
 /// Streams medians to standard output (one a line, flushed whenever the
 /// input pauses); notes go to stderr.
+/// `--delimiter`: one ASCII character that can separate CSV fields, or
+/// the word `tab` (a tab is awkward to type in a shell).
+fn delimiter(s: &str) -> Result<char, String> {
+    if s.eq_ignore_ascii_case("tab") {
+        return Ok('\t');
+    }
+    let mut chars = s.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii() && !matches!(c, '"' | '\n' | '\r') => Ok(c),
+        _ => Err(
+            "expected one ASCII character other than a quote or a line break \
+                  (such as ; or |), or tab"
+                .into(),
+        ),
+    }
+}
+
 pub fn run(args: MedianArgs) -> Result<()> {
     let options = ReadOptions {
         column: args
@@ -70,6 +87,10 @@ pub fn run(args: MedianArgs) -> Result<()> {
     }
     let (name, source): (String, Box<dyn Read>) = match &input {
         Some(path) if !stdin => {
+            if path.is_dir() {
+                let name = path.display();
+                return Err(bad_input(anyhow!("cannot read {name}: is a directory")));
+            }
             let file = File::open(path)
                 .with_context(|| format!("cannot read {}", path.display()))
                 .map_err(bad_input)?;

@@ -6,6 +6,7 @@ use crate::run_options::RunOptions;
 use anyhow::{Result, anyhow};
 use arcade_core::input::{display_name, read_text};
 use arcade_mines::bench::{self, BenchConfig};
+use arcade_mines::board::BoardError;
 use arcade_mines::play::{Event, PlayError, play_seeded};
 use arcade_mines::position::MAX_POSITION_BYTES;
 use arcade_mines::report::percent;
@@ -28,6 +29,7 @@ pub enum Command {
     /// a known mine. Coordinates are (x, y) = (column, row) from 0.
     ///
     /// Example: arcade mines analyze data/examples/mines-position.txt --json
+    #[command(alias = "analyse")]
     Analyze(AnalyzeArgs),
     /// Play many seeded games in parallel and report the win rate with a
     /// Wilson 95% interval.
@@ -93,14 +95,14 @@ pub struct AnalyzeArgs {
 struct GameArgs {
     /// beginner (9x9/10), intermediate (16x16/40), expert (30x16/99) or
     /// WIDTHxHEIGHT/MINES.
-    #[arg(long, value_parser = parse_level, default_value = "expert")]
+    #[arg(long, value_parser = parse_level, default_value = "expert", allow_hyphen_values = true)]
     level: Level,
     /// First-click rule: sfar (first cell safe), snr (first cell and its
     /// neighbours safe), none.
     #[arg(long, value_enum, default_value_t = RuleArg::Sfar, ignore_case = true)]
     rule: RuleArg,
     /// First click X,Y [default: 0,0 for sfar and none, 3,3 for snr].
-    #[arg(long, value_name = "X,Y", value_parser = parse_xy)]
+    #[arg(long, value_name = "X,Y", allow_hyphen_values = true, value_parser = parse_xy)]
     first: Option<(usize, usize)>,
     /// Solver strength.
     #[arg(long, value_enum, default_value_t = Strength::Standard)]
@@ -215,7 +217,7 @@ fn bench_cmd(a: BenchArgs) -> Result<()> {
         seed: a.seed,
         strength: a.game.solver.lib(),
     };
-    Board::generate(cfg.level, cfg.rule, cfg.first, 0).map_err(bad_input)?;
+    Board::generate(cfg.level, cfg.rule, cfg.first, 0).map_err(board_error)?;
     let output = a.output;
     let progress = output.progress(a.games, "games");
     stop_on_ctrl_c(&progress);
@@ -245,7 +247,7 @@ fn play_cmd(a: PlayArgs) -> Result<()> {
         },
     );
     let report = report.map_err(|e| match e {
-        PlayError::Board(b) => bad_input(b),
+        PlayError::Board(b) => board_error(b),
         e => e.into(),
     })?;
     match watch {
@@ -255,6 +257,15 @@ fn play_cmd(a: PlayArgs) -> Result<()> {
             .and_then(|()| print(format_args!("{}\n", report.summary()))),
         None => a.output.emit(&report),
     }
+}
+
+/// A layout the options cannot make, as bad input naming those options.
+fn board_error(e: BoardError) -> anyhow::Error {
+    let options = match e {
+        BoardError::FirstOutside { .. } => "--first",
+        BoardError::NoRoom { .. } | BoardError::NoRoomForSomeFirst { .. } => "--level and --rule",
+    };
+    bad_input(anyhow!("{options}: {e}"))
 }
 
 /// Redraws the board after every move; the first failed write stops it and

@@ -52,7 +52,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
             }
             _ => "",
         };
-        anyhow::anyhow!("cannot serve on {}:{}: {e}{hint}", args.bind, args.port)
+        let address = std::net::SocketAddr::new(args.bind, args.port);
+        let reason = arcade_core::text::io_reason(&e);
+        anyhow::anyhow!("cannot serve on {address}: {reason}{hint}")
     })?;
     announced.context("printing the URL")
 }

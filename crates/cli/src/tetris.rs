@@ -174,7 +174,7 @@ pub struct PlayArgs {
     ai: AiArgs,
     /// Board size, WIDTHxHEIGHT (width 4-16, height 4-32) [default: 10x20;
     /// with --game, 10x10 as `tetris bench`, so its game I is replayed].
-    #[arg(long, value_name = "WxH", value_parser = parse_board)]
+    #[arg(long, value_name = "WxH", allow_hyphen_values = true, value_parser = parse_board)]
     board: Option<(usize, usize)>,
     /// Seed of the piece sequence.
     #[arg(long, default_value_t = 1, conflicts_with = "sequence")]
@@ -216,7 +216,7 @@ pub struct BenchArgs {
     #[command(flatten)]
     ai: AiArgs,
     /// Board size, WIDTHxHEIGHT (width 4-16, height 4-32).
-    #[arg(long, value_name = "WxH", value_parser = parse_board, default_value = "10x10")]
+    #[arg(long, value_name = "WxH", allow_hyphen_values = true, value_parser = parse_board, default_value = "10x10")]
     board: (usize, usize),
     /// Number of games (results stream into the statistics).
     #[arg(long, default_value_t = 100, value_parser = run_options::count)]
@@ -250,7 +250,7 @@ pub struct TuneArgs {
     #[command(flatten)]
     tune: TuneOptions,
     /// Board size, WIDTHxHEIGHT (width 4-16, height 4-32).
-    #[arg(long, value_name = "WxH", value_parser = parse_board, default_value = "10x10")]
+    #[arg(long, value_name = "WxH", allow_hyphen_values = true, value_parser = parse_board, default_value = "10x10")]
     board: (usize, usize),
     /// Games per fitness evaluation.
     #[arg(long, value_name = "E", default_value_t = 10,
@@ -451,6 +451,7 @@ fn tune_run(a: &TuneArgs, checkpoint: &Path) -> Result<Checkpoint> {
 
 fn tune_cmd(a: TuneArgs) -> Result<()> {
     let checkpoint = a.tune.checkpoint();
+    a.tune.check_population()?;
     tuning::check_paths(&a.tune.out, &checkpoint, a.tune.resume)?;
     let mut run = tune_run(&a, &checkpoint)?;
     tuning::resume_on_ctrl_c("tetris tune", &a.tune.out, &checkpoint);

@@ -10,7 +10,7 @@ use arcade_tiles::bench::{self, BenchConfig, Source};
 use arcade_tiles::evolve::{self, EvolveConfig};
 use arcade_tiles::exact::Limits;
 use arcade_tiles::generated::{GenerateConfig, Method, Unproven, VerifyError};
-use arcade_tiles::layout::{Classic, MAX_LAYERS};
+use arcade_tiles::layout::{Classic, LayoutError, MAX_LAYERS};
 use arcade_tiles::{
     Level, Solver, check_clicks, generate_verified, load_level, parse_clicks, solve_level,
 };
@@ -125,11 +125,11 @@ fn de_setting(
     }
 }
 
-/// A layer count, 1..=200.
+/// A layer count, 1 to [`MAX_LAYERS`].
 fn layers(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
         Ok(n) if (1..=MAX_LAYERS).contains(&n) => Ok(n),
-        _ => Err(format!("expected a layer count in 1..={MAX_LAYERS}")),
+        _ => Err(format!("expected a layer count from 1 to {MAX_LAYERS}")),
     }
 }
 
@@ -178,7 +178,12 @@ impl ShapeArgs {
             types: usize::from(self.types),
             groups: usize::from(self.groups),
         };
-        shape.validate().map_err(bad_input)?;
+        shape.validate().map_err(|e| match e {
+            LayoutError::TooManyTiles { .. } => bad_input(anyhow!(
+                "--types × --groups × 3: {e} (raise --layers, or lower --types or --groups)"
+            )),
+            e => bad_input(e),
+        })?;
         Ok(shape)
     }
 }

@@ -31,8 +31,8 @@ pub(crate) struct TuneOptions {
     /// checkpoint's target].
     #[arg(long, value_name = "G", value_parser = clap::value_parser!(u32).range(GENERATIONS))]
     pub generations: Option<u32>,
-    /// Candidates per generation [default: the method's: CEM 100, DE 10 per
-    /// weight, PSO 30].
+    /// Candidates per generation, at least 4 for DE [default: the method's:
+    /// CEM 100, DE 10 per weight, PSO 30].
     #[arg(long, value_name = "P", value_parser = population)]
     pub population: Option<usize>,
     /// Initial spread: CEM's standard deviation, DE's and PSO's box
@@ -76,6 +76,20 @@ impl TuneOptions {
             run.generations = g as usize;
         }
         Ok(run)
+    }
+
+    /// Refuses a `--population` too small for `--method` (clap checks
+    /// each option alone).
+    pub fn check_population(&self) -> Result<()> {
+        let method = Method::from(self.method);
+        let min = method.min_population();
+        match self.population {
+            Some(p) if p < min => Err(bad_input(anyhow::anyhow!(
+                "--population must be at least {min} with --method {}, not {p}",
+                method.as_str()
+            ))),
+            _ => Ok(()),
+        }
     }
 
     /// The checkpoint file: `--checkpoint`, or next to `--out`.
@@ -146,8 +160,15 @@ pub(crate) fn resume_on_ctrl_c(command: &str, out: &Path, checkpoint: &Path) {
 }
 
 /// Refuses to start a new run over `checkpoint` when it already exists: a
-/// forgotten `--resume` would otherwise overwrite hours of saved work.
+/// forgotten `--resume` would otherwise overwrite hours of saved work. A
+/// directory is neither a saved run nor a place to save one.
 pub(crate) fn keep_saved_run(checkpoint: &Path, resume: bool) -> Result<()> {
+    if checkpoint.is_dir() {
+        return Err(bad_input(anyhow::anyhow!(
+            "--checkpoint {} is a directory: name a file (in it, say)",
+            checkpoint.display()
+        )));
+    }
     if !resume && checkpoint.exists() {
         return Err(bad_input(anyhow::anyhow!(
             "{} already holds a saved run: add --resume to continue it, or remove it (or \

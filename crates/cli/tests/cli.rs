@@ -302,6 +302,149 @@ fn negative_numbers_are_invalid_values_not_unknown_arguments() {
     );
 }
 
+/// Each error names the option it is about, with no system error number,
+/// and suggests the name a typo was likely meant to be.
+#[test]
+fn errors_name_their_option_and_suggest_names() {
+    let dir = TempDir::new("errors-named");
+    let folder = dir.path("");
+    let out = dir.path("w.json");
+    for (args, expected) in [
+        // A value starting with "-" is the option's value, not an option.
+        (
+            &["tetris", "play", "--board", "-1x10"][..],
+            "invalid value '-1x10' for '--board <WxH>'",
+        ),
+        (
+            &["mines", "bench", "--first", "-1,0"],
+            "invalid value '-1,0' for '--first <X,Y>'",
+        ),
+        // Checks that need two options say which.
+        (
+            &["mines", "bench", "--first", "99,99"],
+            "--first: first click (99,99)",
+        ),
+        (
+            &["mines", "bench", "--level", "3x3/8", "--rule", "snr"],
+            "--level and --rule: 8 mines do not fit",
+        ),
+        (
+            &[
+                "tetris",
+                "tune",
+                "--method",
+                "de",
+                "--population",
+                "2",
+                "--spread",
+                "1",
+                "--out",
+                &out,
+            ],
+            "--population must be at least 4 with --method de, not 2",
+        ),
+        (
+            &[
+                "tiles", "bench", "--layers", "2", "--types", "100", "--groups", "100",
+            ],
+            "--types × --groups × 3: 30000 tiles do not fit in the 61 positions of 2 layers",
+        ),
+        (
+            &["jumpin", "hardest", "--rabbits", "0"],
+            "'--rabbits <RABBITS>': expected a whole number from 1 to 4",
+        ),
+        (
+            &["flappy", "train", "--hidden", ""],
+            "for '--hidden <SIZES>': expected layer sizes",
+        ),
+        // A directory is not a saved run, with or without --resume.
+        (
+            &[
+                "tetris",
+                "tune",
+                "--spread",
+                "1",
+                "--out",
+                &out,
+                "--checkpoint",
+                &folder,
+            ],
+            "is a directory: name a file",
+        ),
+        (
+            &[
+                "geek",
+                "solve",
+                "--resume",
+                "--checkpoint",
+                &folder,
+                "--out",
+                &out,
+            ],
+            "is a directory: name a file",
+        ),
+        // System errors in plain words.
+        (
+            &["mines", "analyze", "no-such-position.txt"],
+            "cannot read no-such-position.txt: no such file or directory",
+        ),
+        (&["median", "-k", "3", &folder], "is a directory"),
+        // Did you mean.
+        (
+            &["mines", "bench", "--level", "begginer"],
+            "(did you mean \"beginner\"?)",
+        ),
+        (
+            &["mines", "battle", "--level", "contset"],
+            "(did you mean \"contest\"?)",
+        ),
+        (
+            &["mines", "battle", "--a", "greddy"],
+            "(did you mean \"greedy\"?)",
+        ),
+        (
+            &[
+                "tetris",
+                "tune",
+                "--features",
+                "hols",
+                "--spread",
+                "1",
+                "--out",
+                &out,
+            ],
+            "(did you mean \"holes\"?)",
+        ),
+        (
+            &[
+                "geek", "tune", "--init", "bcts", "--spread", "1", "--out", &out,
+            ],
+            "no weights file \"bcts\"",
+        ),
+    ] {
+        assert_bad_input(args, expected);
+        let o = arcade(args);
+        assert!(
+            !stderr(&o).contains("(os error"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    assert!(!std::path::Path::new(&out).exists(), "no run started");
+    // A tab delimiter, written as the word a shell makes easy to type.
+    let o = arcade(&[
+        "median",
+        "--delimiter",
+        "tab",
+        "--column",
+        "2",
+        "-k",
+        "1",
+        &dir.file("t.tsv", "a\t3\n"),
+    ]);
+    assert_eq!(stdout(&o), "3\n", "{}", stderr(&o));
+}
+
 /// A limit of zero pieces or lines is a mistake, not a game that ends at
 /// once (it used to print "0 pieces in 0.00 s" and exit 0).
 #[test]

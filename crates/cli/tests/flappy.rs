@@ -425,7 +425,12 @@ fn absurd_training_sizes_are_errors() {
             "100000000",
             "policy gradient plays at most 65536 games",
         ),
-        ("cem", "--iterations", "0", "iterations must be at least 1"),
+        (
+            "cem",
+            "--iterations",
+            "0",
+            "'--iterations <N>': expected a whole number from 1",
+        ),
         // A setting out of its range is named with its value (one catch-all
         // sentence named none of them).
         (

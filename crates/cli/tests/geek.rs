@@ -29,10 +29,13 @@ fn broken_records_name_the_token_and_exit_2() {
     let two = TempFile::new("geek-two", "N,D19,N,D18");
     assert_bad_input(
         &["geek", "watch", two.path(), "--at", "2"],
-        "--at 2: the record has 2 piece(s), so at most 1 can be skipped",
+        "--at must be at most 1 (the record has 2 pieces), not 2",
     );
     // The old name still works.
-    assert_bad_input(&["geek", "watch", two.path(), "--from", "2"], "--at 2");
+    assert_bad_input(
+        &["geek", "watch", two.path(), "--from", "2"],
+        "--at must be at most 1",
+    );
     // --at 1 places the first piece silently and draws from the second.
     let drawn = String::from_utf8(
         arcade(&["geek", "watch", two.path(), "--at", "1", "--delay", "0"]).stdout,
@@ -124,7 +127,7 @@ fn solve_from_a_records_opening_keeps_it() {
         &[
             "geek", "solve", "--from", &first, "--at", "120", "--pieces", "120", "--out", &second,
         ],
-        "must leave some",
+        "--at must be less than --pieces (120), not 120",
     );
     // A malformed record names its problem once (the chain once printed it twice).
     let junk = TempFile::new("geek-junk", "X1\n");

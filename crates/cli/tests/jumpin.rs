@@ -57,7 +57,7 @@ fn a_code_may_stand_where_the_file_goes() {
     // Neither a file nor a valid code: both are said.
     assert_bad_input(
         &["jumpin", "solve", "C31M31"],
-        "C31M31: no such file, and as a challenge code: position 5: mushroom overlaps another piece at 31",
+        "\"C31M31\": no such file, and as a challenge code: position 5: mushroom overlaps another piece at 31",
     );
     assert_bad_input(&["jumpin", "solve", "board.txt"], "cannot read board.txt");
 }
@@ -103,7 +103,7 @@ fn malformed_puzzles_exit_2_with_one_line() {
     );
     assert_bad_input(
         &["jumpin", "hardest", "--foxes", "5"],
-        "foxes must be 0 to 3, not 5",
+        "'--foxes <FOXES>': expected a whole number from 0 to 3",
     );
     assert_bad_input(&["jumpin", "generate", "--moves", "0"], "--moves");
 }

@@ -45,6 +45,11 @@ fn analyze_json_has_the_documented_shape() {
     assert_eq!(v["safe"], serde_json::json!([[3, 0]]));
     assert_eq!(v["mines_certain"], serde_json::json!([]));
     assert_eq!(v["best"], serde_json::json!([3, 0]));
+    // The British spelling, as the web arena's "analyser" page has it.
+    let f = TempFile::new("line_gb", "4 1 1\n.1..\n");
+    let gb = json(&arcade(&["mines", "analyse", f.path(), "--json"]));
+    assert_eq!(gb["probabilities"], v["probabilities"]);
+    assert_eq!(gb["best"], v["best"]);
 }
 
 #[test]

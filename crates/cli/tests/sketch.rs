@@ -58,7 +58,7 @@ fn unreadable_input_and_unknown_extension_exit_2() {
     let out = dir.join("x.png");
     assert_bad_input(
         &["sketch", "/no/such/photo.png", out.to_str().unwrap()],
-        "cannot read /no/such/photo.png: No such file",
+        "cannot read /no/such/photo.png: no such file",
     );
     let junk = dir.join("junk.png");
     std::fs::write(&junk, b"not an image").unwrap();

@@ -275,7 +275,7 @@ fn absurd_layers_and_seconds_are_one_line_errors() {
         &["tiles", "bench", "--layers", "2147483648", "--games", "1"],
         "--layers",
     );
-    assert_bad_input(&["tiles", "bench", "--layers", "201"], "1..=200");
+    assert_bad_input(&["tiles", "bench", "--layers", "201"], "from 1 to 200");
     assert_bad_input(
         &["tiles", "solve", &level, "--seconds", "1e20"],
         "--seconds",

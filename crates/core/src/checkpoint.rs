@@ -19,7 +19,7 @@ pub const MAX_CHECKPOINT_BYTES: u64 = 1 << 30;
 
 #[derive(Debug, Error)]
 pub enum CheckpointError {
-    #[error("{path}: cannot read checkpoint: {source}")]
+    #[error("{path}: cannot read checkpoint: {}", crate::text::io_reason(source))]
     Read {
         path: String,
         #[source]
@@ -30,7 +30,7 @@ pub enum CheckpointError {
         crate::text::bytes(MAX_CHECKPOINT_BYTES)
     )]
     TooLarge { path: String },
-    #[error("{path}: not a checkpoint of this kind: {source}")]
+    #[error("{path}: not a checkpoint of this kind of run (another kind's, or damaged): {source}")]
     Parse {
         path: String,
         #[source]
@@ -38,7 +38,7 @@ pub enum CheckpointError {
     },
     #[error("{path}: invalid checkpoint: {reason}")]
     Invalid { path: String, reason: String },
-    #[error("{path}: cannot write: {source}")]
+    #[error("{path}: cannot write: {}", crate::text::io_reason(source))]
     Write {
         path: String,
         #[source]

@@ -12,7 +12,7 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 
 #[derive(Debug, Error)]
 pub enum InputError {
-    #[error("cannot read {name}: {source}")]
+    #[error("cannot read {name}: {}", crate::text::io_reason(source))]
     Read {
         name: String,
         #[source]

@@ -2,9 +2,6 @@
 
 use std::fmt::Display;
 
-/// `n` and `noun`, plural unless `n` is 1: "1 game", "0 games", "2 games",
-/// "2 passes". For the counts a user chooses (`--games 1`), which read
-/// "1 games" before.
 /// The closest candidate within a small edit distance, for "did you mean".
 pub fn closest(
     name: &str,
@@ -18,6 +15,22 @@ pub fn closest(
         .map(|(_, c)| c)
 }
 
+/// " (did you mean "x"?)" after an unknown name, or nothing without a
+/// suggestion.
+pub fn hint(suggestion: Option<&str>) -> String {
+    suggestion
+        .map(|s| format!(" (did you mean {s:?}?)"))
+        .unwrap_or_default()
+}
+
+/// [`hint`] for the [`closest`] of `candidates` to `name`.
+pub fn did_you_mean(name: &str, candidates: impl IntoIterator<Item = &'static str>) -> String {
+    hint(closest(name, candidates))
+}
+
+/// `n` and `noun`, plural unless `n` is 1: "1 game", "0 games", "2 games",
+/// "2 passes". For the counts a user chooses (`--games 1`), which read
+/// "1 games" before.
 pub fn counted(n: impl Display, noun: &str) -> String {
     let n = n.to_string();
     let plural = if noun.ends_with('s') || noun.ends_with('x') || noun.ends_with("ch") {
@@ -40,6 +53,26 @@ pub fn bytes(n: u64) -> String {
     counted(n, "byte")
 }
 
+/// An I/O error as a user reads it: its reason without the system's error
+/// number, in lower case ("no such file or directory", not "No such file
+/// or directory (os error 2)").
+pub fn io_reason(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    let reason = match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => &text[..at],
+        _ => &text,
+    };
+    let mut chars = reason.chars();
+    match (chars.next(), chars.next()) {
+        // "No such file", but not an acronym ("EOF").
+        (Some(first), Some(second)) if !second.is_uppercase() => first
+            .to_lowercase()
+            .chain(reason[first.len_utf8()..].chars())
+            .collect(),
+        _ => reason.to_string(),
+    }
+}
+
 /// A short time as people read it: "0.21 ms" below a hundredth of a
 /// second (where "0.000 s" said nothing), else "1.234 s".
 pub fn seconds(s: f64) -> String {
@@ -51,7 +84,18 @@ pub fn seconds(s: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{bytes, counted, seconds};
+    use super::{bytes, counted, io_reason, seconds};
+
+    #[test]
+    fn io_errors_read_without_their_number() {
+        let not_found = std::io::Error::from_raw_os_error(2);
+        assert!(not_found.to_string().contains("(os error 2)"));
+        assert_eq!(io_reason(&not_found), "no such file or directory");
+        let custom = std::io::Error::other("is a directory");
+        assert_eq!(io_reason(&custom), "is a directory");
+        let acronym = std::io::Error::other("EOF early");
+        assert_eq!(io_reason(&acronym), "EOF early");
+    }
 
     #[test]
     fn short_times_read_in_milliseconds() {

@@ -10,7 +10,7 @@ use crate::viability::Depths;
 use arcade_core::progress::{Progress, StepCount};
 use arcade_core::runner::fold_episodes;
 use arcade_core::stats::{Tally, show_ci95};
-use arcade_core::text::{closest, counted};
+use arcade_core::text::{counted, did_you_mean};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::Range;
@@ -45,11 +45,10 @@ impl Agent {
             if let Some(agent) = builtin(&lower) {
                 return Ok(agent);
             }
-            if let Some(name) = closest(&lower, ["heuristic", "oracle"]) {
-                return Err(PolicyFileError::Read {
-                    message: format!("no policy file {spec:?} (did you mean {name:?}?)"),
-                });
-            }
+            let hint = did_you_mean(&lower, ["heuristic", "oracle"]);
+            return Err(PolicyFileError::Read {
+                message: format!("no policy file {spec:?}{hint}"),
+            });
         }
         file::load(path).map(Agent::Mlp)
     }
@@ -318,6 +317,9 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(!err.contains("did you mean"), "{err}");
+        // A bare name far from any built-in is no file: said so plainly.
+        let err = Agent::resolve("foo").unwrap_err().to_string();
+        assert_eq!(err, "no policy file \"foo\"");
     }
 
     fn config(episodes: u64) -> EvalConfig {

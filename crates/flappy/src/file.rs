@@ -33,7 +33,10 @@ pub enum PolicyFileError {
     Parse { path: String, message: String },
     #[error("{path}: {message}")]
     Shape { path: String, message: String },
-    #[error("{path}: cannot write policy file: {source}")]
+    #[error(
+        "{path}: cannot write policy file: {}",
+        arcade_core::text::io_reason(source)
+    )]
     Write {
         path: String,
         #[source]

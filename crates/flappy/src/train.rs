@@ -209,7 +209,8 @@ fn check_params(sizes: &[usize]) -> Result<(), ConfigError> {
     if params > MAX_PARAMS {
         let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
         return Err(ConfigError(format!(
-            "a network of sizes {} has {params} weights; at most {MAX_PARAMS} are allowed",
+            "a network of sizes {} has {params} weights; at most {MAX_PARAMS} are allowed \
+             (use smaller hidden layers)",
             sizes.join(",")
         )));
     }

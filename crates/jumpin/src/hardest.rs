@@ -24,13 +24,18 @@ pub struct PieceSet {
     pub mushrooms: usize,
 }
 
+/// Most rabbits, foxes and mushrooms a piece set may hold.
+pub const MAX_RABBITS: usize = 4;
+pub const MAX_FOXES: usize = 3;
+pub const MAX_MUSHROOMS: usize = 12;
+
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum PieceSetError {
-    #[error("rabbits must be 1 to 4, not {0}")]
+    #[error("rabbits must be 1 to {MAX_RABBITS}, not {0}")]
     Rabbits(usize),
-    #[error("foxes must be 0 to 3, not {0}")]
+    #[error("foxes must be 0 to {MAX_FOXES}, not {0}")]
     Foxes(usize),
-    #[error("mushrooms must be 0 to 12, not {0}")]
+    #[error("mushrooms must be 0 to {MAX_MUSHROOMS}, not {0}")]
     Mushrooms(usize),
 }
 
@@ -38,13 +43,13 @@ impl PieceSet {
     /// Checks the counts against what the search can hold (up to 4 rabbits
     /// and 3 foxes: 809,600 dense state indices per component).
     pub fn validate(self) -> Result<PieceSet, PieceSetError> {
-        if !(1..=4).contains(&self.rabbits) {
+        if !(1..=MAX_RABBITS).contains(&self.rabbits) {
             return Err(PieceSetError::Rabbits(self.rabbits));
         }
-        if self.foxes > 3 {
+        if self.foxes > MAX_FOXES {
             return Err(PieceSetError::Foxes(self.foxes));
         }
-        if self.mushrooms > 12 {
+        if self.mushrooms > MAX_MUSHROOMS {
             return Err(PieceSetError::Mushrooms(self.mushrooms));
         }
         Ok(self)

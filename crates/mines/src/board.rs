@@ -124,7 +124,8 @@ pub enum LevelError {
     #[error(
         "unknown level {0} (expected beginner, intermediate, expert or WIDTHxHEIGHT/MINES such as 30x16/99)"
     )]
-    /// The level as given, quoted and cut ([`quote`]).
+    /// The level as given, quoted and cut ([`quote`]), and a name it
+    /// may be a misspelling of.
     Syntax(String),
     #[error(transparent)]
     Size(#[from] SizeError),
@@ -195,7 +196,11 @@ impl FromStr for Level {
             "expert" => return Ok(Level::EXPERT),
             _ => {}
         }
-        let syntax = || LevelError::Syntax(quote(s));
+        let syntax = || {
+            let names = ["beginner", "intermediate", "expert"];
+            let hint = arcade_core::text::did_you_mean(&s.trim().to_ascii_lowercase(), names);
+            LevelError::Syntax(format!("{}{hint}", quote(s)))
+        };
         let (size, mines) = s.split_once('/').ok_or_else(syntax)?;
         let (w, h) = size.split_once(['x', 'X']).ok_or_else(syntax)?;
         let num = |t: &str| t.trim().parse::<usize>().map_err(|_| syntax());

@@ -300,17 +300,26 @@ fn advance(key: u128, step: &Step, x: u8) -> Option<u128> {
 /// Below this many states a layer is searched linearly instead of hashed.
 const LINEAR: usize = 16;
 
+/// Which limit a layer of the forward pass ran into.
+enum Limit {
+    States,
+    Counts,
+}
+
 /// Runs the forward pass over one component.
 pub(crate) fn count(frontier: &Frontier, comp: usize, grid: Grid) -> Result<Counted, SolveError> {
     let component = &frontier.components[comp];
-    let too_complex_at = |limit| {
+    let too_complex = |limit| {
         let cell = frontier.constraints[component.constraints[0] as usize].cell;
         let (x, y) = grid.coords(cell as usize);
+        let limit = match limit {
+            Limit::States => MAX_STATES,
+            Limit::Counts => MAX_COUNTS,
+        };
         SolveError::TooComplex { x, y, limit }
     };
-    let too_complex = || too_complex_at(MAX_STATES);
     let ord = order(frontier, component);
-    let steps = schedule(frontier, component, &ord).ok_or_else(too_complex)?;
+    let steps = schedule(frontier, component, &ord).ok_or_else(|| too_complex(Limit::States))?;
     let mut k = Counted {
         layer: vec![0, 1],
         keys: vec![0],
@@ -321,68 +330,117 @@ pub(crate) fn count(frontier: &Frontier, comp: usize, grid: Grid) -> Result<Coun
         edge: vec![0],
         ..Counted::default()
     };
-    let mut index: FxHashMap<u128, u32> = FxHashMap::default();
-    let mut hi: Vec<u32> = Vec::new();
+    let mut layer = Layer::default();
     for (i, step) in steps.iter().enumerate() {
-        let (ps, pe) = (k.layer[i] as usize, k.layer[i + 1] as usize);
+        k.expand(i, step, &mut layer).map_err(too_complex)?;
+        let layer_data = k.lay_out(&layer).map_err(too_complex)?;
+        k.propagate(i, step, layer_data);
+        k.layer.push(k.keys.len() as u32);
+        k.edge.push(k.edges.len() as u32);
+    }
+    k.steps = steps;
+    k.weights = k.final_weights();
+    Ok(k)
+}
+
+/// Scratch space for one layer of the forward pass, kept between layers.
+#[derive(Default)]
+struct Layer {
+    /// Where the layer's states start in `keys`.
+    first: usize,
+    /// Key to state, built once a layer outgrows a linear search.
+    index: FxHashMap<u128, u32>,
+    /// Per new state: one past the highest mine count reaching it.
+    hi: Vec<u32>,
+}
+
+impl Counted {
+    /// Adds the states that step `i` reaches from layer `i`, and the edges
+    /// to them, with each state's range of mine counts.
+    fn expand(&mut self, i: usize, step: &Step, layer: &mut Layer) -> Result<(), Limit> {
+        let (ps, pe) = (self.layer[i] as usize, self.layer[i + 1] as usize);
         let ns = pe;
-        index.clear();
-        hi.clear();
+        layer.first = ns;
+        layer.index.clear();
+        layer.hi.clear();
         for s in ps..pe {
             for x in 0..=step.size {
-                let Some(key) = advance(k.keys[s], step, x) else {
+                let Some(key) = advance(self.keys[s], step, x) else {
                     continue;
                 };
-                let found = if k.keys.len() - ns <= LINEAR {
-                    k.keys[ns..].iter().position(|&q| q == key).map(|t| t + ns)
-                } else {
-                    if index.is_empty() {
-                        for (t, &q) in k.keys[ns..].iter().enumerate() {
-                            index.insert(q, (t + ns) as u32);
-                        }
-                    }
-                    index.get(&key).map(|&t| t as usize)
-                };
-                let t = match found {
+                let t = match self.find(key, layer) {
                     Some(t) => t,
-                    None => {
-                        if k.keys.len() - ns >= MAX_STATES {
-                            return Err(too_complex());
-                        }
-                        k.keys.push(key);
-                        k.lo.push(u32::MAX);
-                        hi.push(0);
-                        if !index.is_empty() {
-                            index.insert(key, (k.keys.len() - 1) as u32);
-                        }
-                        k.keys.len() - 1
-                    }
+                    None => self.add_state(key, layer)?,
                 };
-                let lo = k.lo[s] + u32::from(x);
-                k.lo[t] = k.lo[t].min(lo);
-                hi[t - ns] = hi[t - ns].max(lo + k.len[s]);
-                k.edges.push((s as u32, t as u32, x));
+                let lo = self.lo[s] + u32::from(x);
+                self.lo[t] = self.lo[t].min(lo);
+                layer.hi[t - ns] = layer.hi[t - ns].max(lo + self.len[s]);
+                self.edges.push((s as u32, t as u32, x));
             }
         }
-        let mut offset = k.data.len();
-        for t in ns..k.keys.len() {
-            let len = hi[t - ns] - k.lo[t];
-            k.start.push(offset as u32);
-            k.len.push(len);
+        Ok(())
+    }
+
+    /// The state of the new layer with `key`, if there is one: a linear
+    /// search while the layer is small, a hash lookup after.
+    fn find(&self, key: u128, layer: &mut Layer) -> Option<usize> {
+        let ns = layer.first;
+        if self.keys.len() - ns <= LINEAR {
+            return self.keys[ns..]
+                .iter()
+                .position(|&q| q == key)
+                .map(|t| t + ns);
+        }
+        if layer.index.is_empty() {
+            for (t, &q) in self.keys[ns..].iter().enumerate() {
+                layer.index.insert(q, (t + ns) as u32);
+            }
+        }
+        layer.index.get(&key).map(|&t| t as usize)
+    }
+
+    /// Adds a state with `key` to the new layer; its index.
+    fn add_state(&mut self, key: u128, layer: &mut Layer) -> Result<usize, Limit> {
+        if self.keys.len() - layer.first >= MAX_STATES {
+            return Err(Limit::States);
+        }
+        self.keys.push(key);
+        self.lo.push(u32::MAX);
+        layer.hi.push(0);
+        if !layer.index.is_empty() {
+            layer.index.insert(key, (self.keys.len() - 1) as u32);
+        }
+        Ok(self.keys.len() - 1)
+    }
+
+    /// Gives each state of the new layer its slice of `data`, zeroed; where
+    /// the layer's counts start.
+    fn lay_out(&mut self, layer: &Layer) -> Result<usize, Limit> {
+        let ns = layer.first;
+        let mut offset = self.data.len();
+        for t in ns..self.keys.len() {
+            let len = layer.hi[t - ns] - self.lo[t];
+            self.start.push(offset as u32);
+            self.len.push(len);
             offset += len as usize;
             if offset > MAX_COUNTS {
-                return Err(too_complex_at(MAX_COUNTS));
+                return Err(Limit::Counts);
             }
         }
-        let layer_data = k.data.len();
-        k.data.resize(offset, 0.0);
-        let (before, after) = k.data.split_at_mut(layer_data);
-        let edges = &k.edges[k.edge[i] as usize..];
-        for &(s, t, x) in edges {
+        let layer_data = self.data.len();
+        self.data.resize(offset, 0.0);
+        Ok(layer_data)
+    }
+
+    /// Adds along every edge of step `i` the counts of its source, times
+    /// the ways to put its mines in the group; rescales if they grow large.
+    fn propagate(&mut self, i: usize, step: &Step, layer_data: usize) {
+        let (before, after) = self.data.split_at_mut(layer_data);
+        for &(s, t, x) in &self.edges[self.edge[i] as usize..] {
             let c = small_binomial(step.size as usize, x as usize);
             let (s, t) = (s as usize, t as usize);
-            let from = &before[k.start[s] as usize..(k.start[s] + k.len[s]) as usize];
-            let at = (k.start[t] + k.lo[s] + u32::from(x) - k.lo[t]) as usize - layer_data;
+            let from = &before[self.start[s] as usize..(self.start[s] + self.len[s]) as usize];
+            let at = (self.start[t] + self.lo[s] + u32::from(x) - self.lo[t]) as usize - layer_data;
             for (d, &v) in after[at..at + from.len()].iter_mut().zip(from) {
                 *d += c * v;
             }
@@ -390,25 +448,24 @@ pub(crate) fn count(frontier: &Frontier, comp: usize, grid: Grid) -> Result<Coun
         let max = after.iter().cloned().fold(0.0, f64::max);
         if max > RESCALE_ABOVE {
             after.iter_mut().for_each(|v| *v /= max);
-            k.ln_scale += max.ln();
+            self.ln_scale += max.ln();
         }
-        k.layer.push(k.keys.len() as u32);
-        k.edge.push(k.edges.len() as u32);
     }
-    k.steps = steps;
-    // Every constraint is closed at the end, so the only state is key 0.
-    let (ls, le) = (
-        k.layer[k.steps.len()] as usize,
-        k.layer[k.steps.len() + 1] as usize,
-    );
-    k.weights = match (ls..le).find(|&s| k.keys[s] == 0) {
-        Some(s) => Poly {
-            lo: k.lo[s] as usize,
-            w: k.data[k.start[s] as usize..(k.start[s] + k.len[s]) as usize].to_vec(),
-        },
-        None => Poly::default(),
-    };
-    Ok(k)
+
+    /// The solution counts by mine count: every constraint is closed at
+    /// the end, so the only state left is key 0.
+    fn final_weights(&self) -> Poly {
+        let n = self.steps.len();
+        let (ls, le) = (self.layer[n] as usize, self.layer[n + 1] as usize);
+        match (ls..le).find(|&s| self.keys[s] == 0) {
+            Some(s) => Poly {
+                lo: self.lo[s] as usize,
+                w: self.data[self.start[s] as usize..(self.start[s] + self.len[s]) as usize]
+                    .to_vec(),
+            },
+            None => Poly::default(),
+        }
+    }
 }
 
 impl Counted {

@@ -118,94 +118,44 @@ impl Position {
             .enumerate()
             .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()))
             .filter(|(_, l)| !l.is_empty());
-        let err = |line: usize, message: String| ParseError { line, message };
-        let (hline, header) = lines
-            .next()
-            .ok_or_else(|| err(1, "empty file: expected `<width> <height> <mines>`".into()))?;
-        let fields: Vec<&str> = header.split_whitespace().collect();
-        let [w, h, m] = fields[..] else {
-            return Err(err(
-                hline,
-                format!(
-                    "expected `<width> <height> <mines>`, found {}",
-                    quote(header)
-                ),
-            ));
-        };
-        let num = |s: &str, what: &str| {
-            s.parse::<usize>().map_err(|e| {
-                let why = match e.kind() {
-                    std::num::IntErrorKind::PosOverflow => "is far too large",
-                    _ => "is not a non-negative whole number",
-                };
-                err(hline, format!("{what} {} {why}", quote(s)))
-            })
-        };
-        let (width, height, mines) = (num(w, "width")?, num(h, "height")?, num(m, "mines")?);
-        let grid = Grid::new(width, height).map_err(|_| {
-            err(
-                hline,
-                format!("board size {width}x{height} is out of range (each side 1 to {MAX_SIDE})"),
-            )
+        let (hline, header) = lines.next().ok_or_else(|| ParseError {
+            line: 1,
+            message: "empty file: expected `<width> <height> <mines>`".into(),
         })?;
-        if mines > grid.len() {
-            return Err(err(
-                hline,
-                format!("{mines} mines do not fit on a {width}x{height} board"),
-            ));
-        }
+        let (grid, mines) = parse_header(header).map_err(|message| ParseError {
+            line: hline,
+            message,
+        })?;
         let mut pos = Position::new(grid, mines);
         let mut last = hline;
-        for y in 0..height {
-            let (line, row) = lines.next().ok_or_else(|| {
-                err(
-                    last + 1,
-                    format!("expected {height} rows of the board, found {y}"),
-                )
+        for y in 0..grid.height() {
+            let (line, row) = lines.next().ok_or_else(|| ParseError {
+                line: last + 1,
+                message: format!("expected {} rows of the board, found {y}", grid.height()),
             })?;
             last = line;
-            let chars: Vec<char> = row.chars().collect();
-            if chars.len() != width {
-                return Err(err(
-                    line,
-                    format!(
-                        "board row y = {y} (rows count from 0) has {} characters, expected {width} (`.`, `0`-`8` or `*`)",
-                        chars.len()
-                    ),
-                ));
-            }
-            for (x, ch) in chars.into_iter().enumerate() {
-                let cell = match ch {
-                    '.' => Cell::Hidden,
-                    '*' => Cell::Mine,
-                    '0'..='8' => Cell::Number(ch as u8 - b'0'),
-                    _ => {
-                        return Err(err(
-                            line,
-                            format!(
-                                "unexpected {ch:?} at x = {x} (columns count from 0): expected `.` (hidden), `0`-`8` (number) or `*` (mine)"
-                            ),
-                        ));
-                    }
-                };
+            let cells =
+                parse_row(row, y, grid.width()).map_err(|message| ParseError { line, message })?;
+            for (x, cell) in cells.into_iter().enumerate() {
                 pos.set(grid.index(x, y), cell);
             }
         }
         if let Some((line, extra)) = lines.next() {
-            return Err(err(
+            return Err(ParseError {
                 line,
-                format!(
-                    "unexpected text after the {height} board rows: {}",
+                message: format!(
+                    "unexpected text after the {} board rows: {}",
+                    grid.height(),
                     quote(extra)
                 ),
-            ));
+            });
         }
         let known = pos.known_mines();
         if known > mines {
-            return Err(err(
-                hline,
-                format!("the board shows {known} known mines but the header says {mines}"),
-            ));
+            return Err(ParseError {
+                line: hline,
+                message: format!("the board shows {known} known mines but the header says {mines}"),
+            });
         }
         Ok(pos)
     }
@@ -228,6 +178,59 @@ impl Position {
         }
         s
     }
+}
+
+/// The board and the mine count of a header line `<width> <height> <mines>`.
+fn parse_header(header: &str) -> Result<(Grid, usize), String> {
+    let fields: Vec<&str> = header.split_whitespace().collect();
+    let [w, h, m] = fields[..] else {
+        return Err(format!(
+            "expected `<width> <height> <mines>`, found {}",
+            quote(header)
+        ));
+    };
+    let num = |s: &str, what: &str| {
+        s.parse::<usize>().map_err(|e| {
+            let why = match e.kind() {
+                std::num::IntErrorKind::PosOverflow => "is far too large",
+                _ => "is not a non-negative whole number",
+            };
+            format!("{what} {} {why}", quote(s))
+        })
+    };
+    let (width, height, mines) = (num(w, "width")?, num(h, "height")?, num(m, "mines")?);
+    let grid = Grid::new(width, height).map_err(|_| {
+        format!("board size {width}x{height} is out of range (each side 1 to {MAX_SIDE})")
+    })?;
+    if mines > grid.len() {
+        return Err(format!(
+            "{mines} mines do not fit on a {width}x{height} board"
+        ));
+    }
+    Ok((grid, mines))
+}
+
+/// The cells of board row `y`, which must hold `width` of them.
+fn parse_row(row: &str, y: usize, width: usize) -> Result<Vec<Cell>, String> {
+    let chars: Vec<char> = row.chars().collect();
+    if chars.len() != width {
+        return Err(format!(
+            "board row y = {y} (rows count from 0) has {} characters, expected {width} (`.`, `0`-`8` or `*`)",
+            chars.len()
+        ));
+    }
+    chars
+        .into_iter()
+        .enumerate()
+        .map(|(x, ch)| match ch {
+            '.' => Ok(Cell::Hidden),
+            '*' => Ok(Cell::Mine),
+            '0'..='8' => Ok(Cell::Number(ch as u8 - b'0')),
+            _ => Err(format!(
+                "unexpected {ch:?} at x = {x} (columns count from 0): expected `.` (hidden), `0`-`8` (number) or `*` (mine)"
+            )),
+        })
+        .collect()
 }
 
 #[cfg(test)]

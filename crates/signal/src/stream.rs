@@ -77,7 +77,10 @@ pub enum MedianError {
     Window { window: usize },
     #[error("min_count must be from 1 to the window ({window}), got {min_count}")]
     MinCount { min_count: usize, window: usize },
-    #[error("{name}: cannot read line {line}: {source}")]
+    #[error(
+        "{name}: cannot read line {line}: {}",
+        arcade_core::text::io_reason(source)
+    )]
     Read {
         name: String,
         line: u64,
@@ -327,70 +330,22 @@ pub fn stream_medians<R: Read>(
             sink.idle().map_err(MedianError::Write)?;
         }
         let line_no = summary.lines + 1;
-        bytes.clear();
-        let read = reader
-            .by_ref()
-            .take(MAX_LINE_BYTES as u64 + 1)
-            .read_until(b'\n', &mut bytes)
-            .map_err(|source| MedianError::Read {
-                name: name.to_string(),
-                line: line_no,
-                source,
-            })?;
-        if read == 0 {
+        if !read_line(reader, &mut bytes, name, line_no)? {
             break;
         }
-        // The limit is on the line, not its newline.
-        if bytes.len() - usize::from(bytes.last() == Some(&b'\n')) > MAX_LINE_BYTES {
-            return Err(MedianError::LongLine {
-                name: name.to_string(),
-                line: line_no,
-            });
-        }
         summary.lines = line_no;
-        let line = match std::str::from_utf8(&bytes) {
-            Ok(line) => line,
-            Err(_) if std::mem::take(&mut header_left) => continue,
+        let x = match value_of(&bytes, line_no, &mut header_left, &mut picker) {
+            Ok(Some(x)) => x,
+            Ok(None) => continue,
             Err(_) if options.skip_bad => {
                 summary.skipped += 1;
                 continue;
             }
-            Err(e) => {
+            Err(why) => {
                 return Err(MedianError::BadLine {
                     name: name.to_string(),
                     line: line_no,
-                    why: format!(
-                        "not UTF-8 text (invalid byte at column {})",
-                        e.valid_up_to() + 1
-                    ),
-                });
-            }
-        };
-        // What spreadsheets and editors add: a byte-order mark before the
-        // first line, blank lines (often one at the end). Neither is a value.
-        let line = if line_no == 1 {
-            line.strip_prefix('\u{feff}').unwrap_or(line)
-        } else {
-            line
-        };
-        if line.trim().is_empty() {
-            continue;
-        }
-        // The header is the first line with something on it.
-        if std::mem::take(&mut header_left) {
-            continue;
-        }
-        let x = match picker.pick(line) {
-            Ok(x) => x,
-            Err(_) if options.skip_bad => {
-                summary.skipped += 1;
-                continue;
-            }
-            Err(bad) => {
-                return Err(MedianError::BadLine {
-                    name: name.to_string(),
-                    line: line_no,
-                    why: bad.describe(),
+                    why,
                 });
             }
         };
@@ -414,6 +369,66 @@ pub fn stream_medians<R: Read>(
     }
     sink.idle().map_err(MedianError::Write)?;
     Ok(summary)
+}
+
+/// Reads line `line_no` into `bytes`, refusing one longer than
+/// `MAX_LINE_BYTES` before it fills memory; `false` at the end.
+fn read_line<R: Read>(
+    reader: &mut BufReader<R>,
+    bytes: &mut Vec<u8>,
+    name: &str,
+    line_no: u64,
+) -> Result<bool, MedianError> {
+    bytes.clear();
+    let read = reader
+        .by_ref()
+        .take(MAX_LINE_BYTES as u64 + 1)
+        .read_until(b'\n', bytes)
+        .map_err(|source| MedianError::Read {
+            name: name.to_string(),
+            line: line_no,
+            source,
+        })?;
+    // The limit is on the line, not its newline.
+    if bytes.len() - usize::from(bytes.last() == Some(&b'\n')) > MAX_LINE_BYTES {
+        return Err(MedianError::LongLine {
+            name: name.to_string(),
+            line: line_no,
+        });
+    }
+    Ok(read > 0)
+}
+
+/// The value on a line, `None` for a line that holds none (blank, or the
+/// header while `header_left`), or why the line is bad.
+fn value_of(
+    bytes: &[u8],
+    line_no: u64,
+    header_left: &mut bool,
+    picker: &mut Picker,
+) -> Result<Option<f64>, String> {
+    let line = match std::str::from_utf8(bytes) {
+        Ok(line) => line,
+        Err(_) if std::mem::take(header_left) => return Ok(None),
+        Err(e) => {
+            return Err(format!(
+                "not UTF-8 text (invalid byte at column {})",
+                e.valid_up_to() + 1
+            ));
+        }
+    };
+    // What spreadsheets and editors add: a byte-order mark before the
+    // first line, blank lines (often one at the end). Neither is a value.
+    let line = if line_no == 1 {
+        line.strip_prefix('\u{feff}').unwrap_or(line)
+    } else {
+        line
+    };
+    // The header is the first line with something on it.
+    if line.trim().is_empty() || std::mem::take(header_left) {
+        return Ok(None);
+    }
+    picker.pick(line).map(Some).map_err(|bad| bad.describe())
 }
 
 /// The medians of every full window of the numbers in `text` (a pasted

@@ -61,7 +61,7 @@ pub enum SketchError {
         format: ImageFormat,
         message: String,
     },
-    #[error("cannot write image {}: {source}", path.display())]
+    #[error("cannot write image {}: {}", path.display(), arcade_core::text::io_reason(source))]
     Write {
         path: PathBuf,
         #[source]

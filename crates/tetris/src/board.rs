@@ -18,9 +18,9 @@ pub const ROWS: usize = MAX_HEIGHT + SPAWN_ROWS + 4;
 
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum BoardError {
-    #[error("board width {0} is out of range (expected {MIN_WIDTH}..={MAX_WIDTH})")]
+    #[error("board width {0} is out of range (expected {MIN_WIDTH} to {MAX_WIDTH})")]
     Width(usize),
-    #[error("board height {0} is out of range (expected {MIN_HEIGHT}..={MAX_HEIGHT})")]
+    #[error("board height {0} is out of range (expected {MIN_HEIGHT} to {MAX_HEIGHT})")]
     Height(usize),
     #[error("board text: {0}")]
     Text(String),

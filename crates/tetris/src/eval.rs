@@ -87,9 +87,7 @@ pub enum WeightsError {
 }
 
 fn hint(suggestion: &Option<&'static str>) -> String {
-    suggestion
-        .map(|s| format!(" (did you mean {s:?}?)"))
-        .unwrap_or_default()
+    arcade_core::text::hint(*suggestion)
 }
 
 fn known_features() -> String {

@@ -37,8 +37,11 @@ pub fn parse_features(spec: &str) -> Result<Vec<Feature>, String> {
     let mut features: Vec<Feature> = Vec::new();
     for name in spec.split(',') {
         let feature = Feature::from_name(name.trim()).ok_or_else(|| {
+            let known = Feature::ALL.map(Feature::name).into_iter();
+            let names = known.chain(crate::eval::BUILTINS.iter().copied()).chain(["all"]);
+            let hint = arcade_core::text::did_you_mean(name.trim(), names);
             format!(
-                "unknown feature {name:?}; expected a built-in AI's set ({}), all, or names among: {}",
+                "unknown feature {name:?}{hint}; expected a built-in AI's set ({}), all, or names among: {}",
                 crate::eval::BUILTINS.join(", "),
                 Feature::ALL.map(Feature::name).join(", ")
             )

@@ -174,21 +174,16 @@ pub fn check_capacity(capacity: usize) -> Result<(), GenerateError> {
     }
 }
 
-/// Makes a level with `config` and verifies it: the intended clicks of a
-/// constructed level must replay to a win, and the exact solver (within
-/// `verify`) must not refute it.
-pub fn generate_verified(
-    config: &GenerateConfig,
-    verify: &Limits,
-) -> Result<(GeneratedLevel, GenerateReport), VerifyError> {
-    let start = Instant::now();
+/// Makes a level by `config`'s method, with how it was made; a constructed
+/// level's intended clicks must replay to a win.
+fn make(config: &GenerateConfig) -> Result<(Level, Provenance), VerifyError> {
     let GenerateConfig {
         shape,
         capacity,
         seed,
         ..
     } = *config;
-    let (level, mut provenance) = match config.method {
+    match config.method {
         Method::Construct { difficulty } => {
             let g = construct(&shape, capacity, difficulty, seed)?;
             if !replay(&g.level, &g.intended).won() {
@@ -200,7 +195,7 @@ pub fn generate_verified(
                 peak_tray: g.peak_tray,
                 mean_tray: g.mean_tray,
             };
-            (g.level, provenance)
+            Ok((g.level, provenance))
         }
         Method::DeSwap(de) => {
             de.validate()?;
@@ -213,9 +208,31 @@ pub fn generate_verified(
                 generations: e.generations,
                 evaluations: e.evaluations,
             };
-            (e.level, provenance)
+            Ok((e.level, provenance))
         }
-    };
+    }
+}
+
+/// A de-swap level that greedy loses is kept only if the exact solver
+/// solved it.
+fn de_swap_proven(verdict: &Verdict) -> Result<(), VerifyError> {
+    match verdict {
+        Verdict::Solved(_) => Ok(()),
+        Verdict::Unsolvable(_) => Err(VerifyError::DeSwapUnproven(Unproven::Refuted)),
+        Verdict::Unknown(_) => Err(VerifyError::DeSwapUnproven(Unproven::Undecided)),
+    }
+}
+
+/// Makes a level with `config` and verifies it: the intended clicks of a
+/// constructed level must replay to a win, and the exact solver (within
+/// `verify`) must not refute it.
+pub fn generate_verified(
+    config: &GenerateConfig,
+    verify: &Limits,
+) -> Result<(GeneratedLevel, GenerateReport), VerifyError> {
+    let start = Instant::now();
+    let GenerateConfig { shape, seed, .. } = *config;
+    let (level, mut provenance) = make(config)?;
     let make_seconds = start.elapsed().as_secs_f64();
     let verified = solve(&level, verify);
     if matches!(config.method, Method::Construct { .. })
@@ -225,15 +242,11 @@ pub fn generate_verified(
     }
     let greedy = play_greedy(&level);
     if let Provenance::DeSwap { intended, .. } = &mut provenance {
-        match (&verified.verdict, greedy.won) {
-            (_, true) => *intended = greedy.clicks.clone(),
-            (Verdict::Solved(_), false) => {}
-            (Verdict::Unsolvable(_), false) => {
-                return Err(VerifyError::DeSwapUnproven(Unproven::Refuted));
-            }
-            (Verdict::Unknown(_), false) => {
-                return Err(VerifyError::DeSwapUnproven(Unproven::Undecided));
-            }
+        // A de-swap level's intended clicks are greedy's, when it wins.
+        if greedy.won {
+            *intended = greedy.clicks.clone();
+        } else {
+            de_swap_proven(&verified.verdict)?;
         }
     }
     let meta = GenerateMeta {

@@ -25,7 +25,10 @@ pub const MAX_LAYERS: usize = 200;
 /// Why a classic level cannot be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LayoutError {
-    #[error("{tiles} tiles do not fit in {positions} positions of {layers} layers")]
+    #[error(
+        "{tiles} tiles do not fit in the {positions} positions of {}",
+        arcade_core::text::counted(layers, "layer")
+    )]
     TooManyTiles {
         tiles: usize,
         positions: usize,

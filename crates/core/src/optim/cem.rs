@@ -74,7 +74,7 @@ impl CemConfig {
                 self.initial_std
             ));
         }
-        super::check_population_size("CEM", self.population, 1)?;
+        super::check_population_size("CEM", self.population, super::Method::Cem.min_population())?;
         if !(self.elite_fraction > 0.0 && self.elite_fraction <= 1.0) {
             return fail(format!(
                 "CEM elite fraction must be in (0, 1], got {}",

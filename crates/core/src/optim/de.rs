@@ -64,7 +64,7 @@ impl DeConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
         let fail = |msg: String| Err(ConfigError(msg));
         check_box("DE", &self.init_low, &self.init_high)?;
-        super::check_population_size("DE", self.population, 4)?;
+        super::check_population_size("DE", self.population, super::Method::De.min_population())?;
         if !(self.f.is_finite() && self.f >= 0.0) {
             return fail(format!(
                 "DE differential weight F must be finite and >= 0, got {}",

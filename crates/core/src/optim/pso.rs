@@ -70,7 +70,7 @@ impl PsoConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
         let fail = |msg: String| Err(ConfigError(msg));
         check_box("PSO", &self.init_low, &self.init_high)?;
-        super::check_population_size("PSO", self.population, 1)?;
+        super::check_population_size("PSO", self.population, super::Method::Pso.min_population())?;
         for (name, v) in [
             ("inertia", self.inertia),
             ("cognitive weight", self.cognitive),

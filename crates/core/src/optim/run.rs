@@ -27,6 +27,15 @@ impl Method {
             Method::Pso => "pso",
         }
     }
+
+    /// The fewest candidates a generation may hold: DE mixes three other
+    /// members into each trial, so it needs four.
+    pub fn min_population(self) -> usize {
+        match self {
+            Method::De => 4,
+            Method::Cem | Method::Pso => 1,
+        }
+    }
 }
 
 /// How to start the optimizer.

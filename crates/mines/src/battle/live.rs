@@ -35,8 +35,10 @@ impl Player {
             return Ok(Player::Human);
         }
         s.parse::<Ai>().map(Player::Ai).map_err(|_| {
+            let names = ["human", "rule", "greedy", "ev"];
+            let hint = arcade_core::text::did_you_mean(&s.trim().to_ascii_lowercase(), names);
             format!(
-                "unknown player {} (expected human, rule, greedy or ev)",
+                "unknown player {}{hint} (expected human, rule, greedy or ev)",
                 quote(s)
             )
         })

@@ -6,6 +6,7 @@
 use crate::board::{Board, Level, LevelError, Rule};
 use crate::game::Game;
 use crate::position::{Cell, Position};
+use arcade_core::input::quote;
 use std::str::FromStr;
 use thiserror::Error;
 
@@ -25,7 +26,8 @@ pub enum RulesError {
     #[error(
         "unknown level {0} (expected contest, beginner, intermediate, expert or WIDTHxHEIGHT/MINES such as 30x16/99)"
     )]
-    /// The level as given, quoted and cut, as [`LevelError::Syntax`] has it.
+    /// The level as given, quoted and cut, as [`LevelError::Syntax`] has
+    /// it, with its own suggestion.
     Unknown(String),
     #[error("a battle needs at least one mine")]
     NoMines,
@@ -89,7 +91,11 @@ impl FromStr for Rules {
         match s.parse::<Level>() {
             Ok(level) => Rules::new(level),
             // The battle knows one more name than the single-player levels.
-            Err(LevelError::Syntax(given)) => Err(RulesError::Unknown(given)),
+            Err(LevelError::Syntax(_)) => {
+                let names = ["contest", "beginner", "intermediate", "expert"];
+                let hint = arcade_core::text::did_you_mean(&s.trim().to_ascii_lowercase(), names);
+                Err(RulesError::Unknown(format!("{}{hint}", quote(s))))
+            }
             Err(e) => Err(e.into()),
         }
     }

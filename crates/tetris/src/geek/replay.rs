@@ -33,6 +33,16 @@ impl End {
             End::RecordEnd => "record_end",
         }
     }
+
+    /// Why the game ended, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            End::PieceLimit => "every piece was placed",
+            End::TopOut => "the field filled every row",
+            End::SpawnBlocked => "a piece could not appear",
+            End::RecordEnd => "the record ran out of moves",
+        }
+    }
 }
 
 /// What a replay produced.

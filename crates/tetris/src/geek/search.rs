@@ -127,7 +127,10 @@ pub enum SearchError {
     OpeningTooLong { opening: usize, pieces: usize },
     #[error("piece {piece} of the opening does not fit on the field")]
     OpeningMisfit { piece: usize },
-    #[error("the record has {pieces} pieces, fewer than the {asked} asked for")]
+    #[error(
+        "the record has {}, fewer than the {asked} asked for",
+        arcade_core::text::counted(pieces, "piece")
+    )]
     ShortRecord { pieces: usize, asked: usize },
     #[error("the game ends at piece {piece} of the opening")]
     OpeningEnds { piece: usize },

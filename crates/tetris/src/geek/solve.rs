@@ -239,14 +239,21 @@ impl fmt::Display for SolveReport {
 pub enum SolveError {
     #[error(transparent)]
     Search(#[from] SearchError),
-    #[error("cannot write the record to {out}: {source}; it was saved to {fallback} instead")]
+    #[error(
+        "cannot write the record to {out}: {}; it was saved to {fallback} instead",
+        arcade_core::text::io_reason(source)
+    )]
     SavedElsewhere {
         out: String,
         fallback: String,
         #[source]
         source: std::io::Error,
     },
-    #[error("cannot write the record to {out} ({source}) nor to {fallback} ({second})")]
+    #[error(
+        "cannot write the record to {out} ({}) nor to {fallback} ({})",
+        arcade_core::text::io_reason(source),
+        arcade_core::text::io_reason(second)
+    )]
     NotSaved {
         out: String,
         fallback: String,

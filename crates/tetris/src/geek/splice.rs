@@ -158,7 +158,7 @@ fn chain(index: usize, record: &Record) -> Result<Chain, SpliceError> {
         return Err(SpliceError::Incomplete {
             index,
             pieces: r.pieces,
-            end: r.end.as_str(),
+            end: r.end.describe(),
         });
     }
     Ok(Chain { fields, points })
