@@ -496,7 +496,7 @@ def test_tiles_generate_solve_and_check():
     assert {**by_name, "seconds": 0} == {**greedy, "seconds": 0}
     with pytest.raises(ValueError, match="not a level"):
         ak.tiles_solve("{}")
-    with pytest.raises(ValueError, match="^not JSON: expected value at line 1 column 1$"):
+    with pytest.raises(ValueError, match="^not JSON: line 1, column 1: expected value$"):
         ak.tiles_check("level-90031.json", [])
     with pytest.raises(ValueError, match="solver"):
         ak.tiles_solve(level, solver="magic")

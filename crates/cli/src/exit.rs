@@ -122,9 +122,13 @@ const MAX_ERROR_CHARS: usize = 500;
 pub fn chain_text(e: &anyhow::Error) -> String {
     let mut text = String::new();
     for cause in e.chain() {
-        let part = match cause.downcast_ref::<std::io::Error>() {
-            Some(io) => arcade_core::text::io_reason(io),
-            None => cause.to_string(),
+        // As the messages that quote them put them.
+        let part = if let Some(io) = cause.downcast_ref::<std::io::Error>() {
+            arcade_core::text::io_reason(io)
+        } else if let Some(json) = cause.downcast_ref::<serde_json::Error>() {
+            arcade_core::input::json_error(json)
+        } else {
+            cause.to_string()
         };
         if text.is_empty() {
             text = part;
@@ -340,7 +344,7 @@ mod tests {
     }
 
     #[derive(Debug, thiserror::Error)]
-    #[error("x.json: cannot read checkpoint: {source}")]
+    #[error("cannot read checkpoint x.json: {source}")]
     struct Echoes {
         #[source]
         source: std::io::Error,
@@ -353,12 +357,12 @@ mod tests {
         let e = anyhow::Error::new(Echoes { source: io() });
         assert_eq!(
             chain_text(&e),
-            "x.json: cannot read checkpoint: no such file"
+            "cannot read checkpoint x.json: no such file"
         );
         let bad = bad_input(anyhow::Error::new(Echoes { source: io() }));
         assert_eq!(
             chain_text(&bad),
-            "x.json: cannot read checkpoint: no such file"
+            "cannot read checkpoint x.json: no such file"
         );
         // A context that does not repeat its cause gets it appended.
         let e = anyhow::Error::new(io()).context("cannot read x.csv");

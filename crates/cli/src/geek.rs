@@ -8,6 +8,7 @@ use crate::watch::draw_rows;
 use anyhow::Result;
 use arcade_core::checkpoint::{check_writable, same_file};
 use arcade_core::input::display_name;
+use arcade_core::text::counted;
 use arcade_tetris::colours::ColouredBoard;
 use arcade_tetris::geek::record::Record;
 use arcade_tetris::geek::replay::{self, Frame};
@@ -542,11 +543,11 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
     let rules = Rules::geek();
     let progress = a.output.progress(0, "evals");
     progress.println(format!(
-        "tuning with {}: {} candidates per generation ({}; {} pieces); checkpoint {}",
+        "tuning with {}: {} per generation ({}; {}); checkpoint {}",
         run.method.as_str(),
-        run.optimizer.evaluations_per_generation(),
+        counted(run.optimizer.evaluations_per_generation(), "candidate"),
         tune::widths(&run.setup.beams),
-        run.setup.pieces,
+        counted(run.setup.pieces, "piece"),
         checkpoint.display()
     ));
     let started = Instant::now();
@@ -582,7 +583,7 @@ fn watch_cmd(a: WatchArgs) -> Result<()> {
         return Err(bad_input(anyhow::anyhow!(
             "--at must be at most {} (the record has {}), not {}",
             record.pieces.len() - 1,
-            arcade_core::text::counted(record.pieces.len(), "piece"),
+            counted(record.pieces.len(), "piece"),
             a.at
         )));
     }

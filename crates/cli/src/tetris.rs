@@ -8,6 +8,7 @@ use crate::watch::Watch;
 use anyhow::Result;
 use arcade_core::progress::Progress;
 use arcade_core::runner::effective_threads;
+use arcade_core::text::counted;
 use arcade_tetris::bench::{self, BenchConfig};
 use arcade_tetris::game::{End, PlayReport};
 use arcade_tetris::tune::{self, Checkpoint, Start, TuneAbout, TuneReport, TuneSetup};
@@ -463,10 +464,10 @@ fn tune_cmd(a: TuneArgs) -> Result<()> {
     });
     let progress = a.output.progress(0, "evals");
     progress.println(format!(
-        "tuning {} weights with {}: {} evaluations per generation; checkpoint {}",
-        run.setup.features.len(),
+        "tuning {} with {}: {} per generation; checkpoint {}",
+        counted(run.setup.features.len(), "weight"),
         run.method.as_str(),
-        run.optimizer.evaluations_per_generation(),
+        counted(run.optimizer.evaluations_per_generation(), "evaluation"),
         checkpoint.display()
     ));
     let started = Instant::now();

@@ -444,7 +444,7 @@ mod hardening {
             "nonexistent-arcade-dir",
         );
         let args = ["geek", "solve", "--checkpoint", bad, "--out", "/tmp/x"];
-        let no_dir = format!("error: {bad}: cannot write: no directory /nonexistent-arcade-dir");
+        let no_dir = format!("error: cannot write {bad}: no directory /nonexistent-arcade-dir");
         assert_bad_input(&args, &no_dir);
         // Resuming from a checkpoint that is not there is a read error.
         let resume = [
@@ -456,7 +456,7 @@ mod hardening {
             "--out",
             "/tmp/x",
         ];
-        assert_bad_input(&resume, &format!("error: {bad}: cannot read checkpoint: "));
+        assert_bad_input(&resume, &format!("error: cannot read checkpoint {bad}: "));
         assert_bad_input(&["tetris", "tune", "--out", bad], "nonexistent-arcade-dir");
         assert!(start.elapsed().as_secs() < 5);
     }

@@ -19,7 +19,7 @@ pub const MAX_CHECKPOINT_BYTES: u64 = 1 << 30;
 
 #[derive(Debug, Error)]
 pub enum CheckpointError {
-    #[error("{path}: cannot read checkpoint: {}", crate::text::io_reason(source))]
+    #[error("cannot read checkpoint {path}: {}", crate::text::io_reason(source))]
     Read {
         path: String,
         #[source]
@@ -30,7 +30,10 @@ pub enum CheckpointError {
         crate::text::bytes(MAX_CHECKPOINT_BYTES)
     )]
     TooLarge { path: String },
-    #[error("{path}: not a checkpoint of this kind of run (another kind's, or damaged): {source}")]
+    #[error(
+        "{path}: not a checkpoint of this kind of run (another kind's, or damaged): {}",
+        crate::input::json_error(source)
+    )]
     Parse {
         path: String,
         #[source]
@@ -38,7 +41,7 @@ pub enum CheckpointError {
     },
     #[error("{path}: invalid checkpoint: {reason}")]
     Invalid { path: String, reason: String },
-    #[error("{path}: cannot write: {}", crate::text::io_reason(source))]
+    #[error("cannot write {path}: {}", crate::text::io_reason(source))]
     Write {
         path: String,
         #[source]
@@ -377,10 +380,11 @@ mod tests {
         let missing = dir.join("missing/out.txt");
         let message = check_writable(&missing).unwrap_err().to_string();
         let expected = format!(
-            "cannot write: no directory {}",
+            "cannot write {}: no directory {}",
+            missing.display(),
             dir.join("missing").display()
         );
-        assert_eq!(message, format!("{}: {expected}", missing.display()));
+        assert_eq!(message, expected);
         assert!(check_writable(&dir).is_err());
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
         std::fs::remove_dir_all(&dir).unwrap();

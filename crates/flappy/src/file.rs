@@ -34,7 +34,7 @@ pub enum PolicyFileError {
     #[error("{path}: {message}")]
     Shape { path: String, message: String },
     #[error(
-        "{path}: cannot write policy file: {}",
+        "cannot write policy file {path}: {}",
         arcade_core::text::io_reason(source)
     )]
     Write {
@@ -69,10 +69,10 @@ pub fn parse(text: &str, path: &str) -> Result<Mlp, PolicyFileError> {
         let inner = e.into_inner();
         PolicyFileError::Parse {
             path: path.to_string(),
-            message: if at == "." {
-                inner.to_string()
-            } else {
-                format!("at {at}: {inner}")
+            // A syntax error has no field to name ("?").
+            message: match at.as_str() {
+                "." | "?" => arcade_core::input::json_error(&inner),
+                _ => format!("at {at}: {}", arcade_core::input::json_error(&inner)),
             },
         }
     })?;

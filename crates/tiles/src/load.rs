@@ -69,8 +69,10 @@ pub(crate) fn level_error(
 pub fn load_level(text: &str, capacity: Option<usize>) -> Result<Level, LoadError> {
     // A byte-order mark, as some Windows editors save JSON, is not JSON.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| LoadError::new(".", format!("not JSON: {e}")))?;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        let why = arcade_core::input::json_error(&e);
+        LoadError::new(".", format!("not JSON: {why}"))
+    })?;
     let Some(object) = value.as_object() else {
         return Err(LoadError::new(".", "expected a JSON object"));
     };
@@ -114,7 +116,7 @@ mod tests {
         let prose = load_level("Sheep a Sheep", None).unwrap_err();
         assert_eq!(
             prose.to_string(),
-            "not JSON: expected value at line 1 column 1"
+            "not JSON: line 1, column 1: expected value"
         );
         let field = load_level(r#"{"tiles": 5}"#, None).unwrap_err();
         assert!(

@@ -130,11 +130,11 @@ def _check_writable(path: str) -> None:
     """Refuses, in one line, a file that could not be written."""
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
-        raise ValueError(f"{path}: cannot write: it is a directory")
+        raise ValueError(f"cannot write {path}: it is a directory")
     if not os.path.isdir(folder):
-        raise ValueError(f"{path}: cannot write: no directory {folder}")
+        raise ValueError(f"cannot write {path}: no directory {folder}")
     if not os.access(folder, os.W_OK):
-        raise ValueError(f"{path}: cannot write: {folder} is not writable")
+        raise ValueError(f"cannot write {path}: {folder} is not writable")
 
 
 def _write_atomic(path: str, text: str) -> None:
