@@ -208,15 +208,34 @@ pub fn clap_error(e: clap::Error) -> ExitCode {
 fn clap_line(rendered: &str) -> String {
     let mut message = Vec::new();
     let mut tip = None;
+    let mut command = None;
     for line in rendered.lines().map(str::trim) {
-        if line.starts_with("Usage:") || line.starts_with("For more information") {
+        if let Some(usage) = line.strip_prefix("Usage:") {
+            // "arcade geek replay <RECORD>": the words before the first argument.
+            let words = usage.split_whitespace();
+            let words: Vec<&str> = words.take_while(|w| !w.starts_with(['<', '['])).collect();
+            command = Some(words.join(" "));
+            break;
+        }
+        if line.starts_with("For more information") {
             break;
         }
         if let Some(t) = line.strip_prefix("tip:") {
-            tip = Some(t.trim());
+            tip = Some(t.trim().to_string());
         } else if !line.is_empty() {
             message.push(line);
         }
+    }
+    // An option clap does not know and cannot match to one: its tip, if
+    // any ("to pass '--at' as a value, use '-- --at'"), is seldom what was
+    // meant; where the options are listed is.
+    let unknown_option = message
+        .first()
+        .is_some_and(|m| m.starts_with("error: unexpected argument '-"));
+    if unknown_option && tip.as_deref().is_none_or(|t| t.starts_with("to pass '-")) {
+        tip = command
+            .as_deref()
+            .map(|c| format!("`{c} --help` lists its options"));
     }
     let mut text = plain_parse_errors(&message.join(" "));
     if text.is_empty() {
@@ -340,6 +359,21 @@ mod tests {
         assert_eq!(
             clap_line(rendered),
             "error: unexpected argument '--jsn' found (tip: a similar argument exists: '--json')"
+        );
+    }
+
+    #[test]
+    fn an_unknown_option_points_to_the_commands_help() {
+        let rendered = "error: unexpected argument '--at' found\n\n  tip: to pass '--at' as a value, use '-- --at'\n\nUsage: arcade geek replay <RECORD>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            clap_line(rendered),
+            "error: unexpected argument '--at' found (tip: `arcade geek replay --help` lists its options)"
+        );
+        let rendered =
+            "error: unexpected argument '--frob' found\n\nUsage: arcade tetris play [OPTIONS]\n";
+        assert_eq!(
+            clap_line(rendered),
+            "error: unexpected argument '--frob' found (tip: `arcade tetris play --help` lists its options)"
         );
     }
 
