@@ -105,7 +105,7 @@ class JumpInEnv(gym.Env):
 
     def _load_challenge(self, number: int) -> None:
         if not 1 <= number <= len(CHALLENGES):
-            raise ValueError(f"challenge {number} is out of range (1..={len(CHALLENGES)})")
+            raise ValueError(f"challenge {number} is out of range (1 to {len(CHALLENGES)})")
         self._core.load_challenge(number)
 
     def _generate_puzzle(self, moves: int, seed: int) -> None:

@@ -460,14 +460,14 @@ def test_tiles_generate_de_swap_returns_only_levels_known_solvable():
         ak.tiles_generate(method="de-swap", difficulty=0.3)
     with pytest.raises(ValueError, match='^de_generations, de_population and de_swaps only apply to method="de-swap"$'):
         ak.tiles_generate(de_swaps=3)
-    with pytest.raises(ValueError, match=r"^de-swap population 3 is out of range \(4..=100000\)$"):
+    with pytest.raises(ValueError, match=r"^de-swap population 3 is out of range \(4 to 100000\)$"):
         ak.tiles_generate(method="de-swap", de_population=3)
     with pytest.raises(ValueError, match=r'^unknown method "x" \(expected "construct" or "de-swap"\)$'):
         ak.tiles_generate(method="x")
 
 
 def test_tiles_shapes_get_the_same_message_from_every_entry():
-    for bad, message in [(dict(layers=0), r"layers 0 is out of range \(1..=200\)"), (dict(types=0), "types must be at least 1"), (dict(groups=0), "groups must be at least 1")]:
+    for bad, message in [(dict(layers=0), r"layers 0 is out of range \(1 to 200\)"), (dict(types=0), "types must be at least 1"), (dict(groups=0), "groups must be at least 1")]:
         for make in (ak.tiles_generate, ak.TilesEnv):
             with pytest.raises(ValueError, match=f"^{message}$"):
                 make(**bad)
@@ -475,7 +475,7 @@ def test_tiles_shapes_get_the_same_message_from_every_entry():
 
 def test_tiles_generate_solve_and_check():
     # The CLI's bound on layers holds here too (the library checks it).
-    with pytest.raises(ValueError, match=r"^layers 1000000 is out of range \(1..=200\)$"):
+    with pytest.raises(ValueError, match=r"^layers 1000000 is out of range \(1 to 200\)$"):
         ak.tiles_generate(layers=10**6)
     # The one message for a tray size, as TilesEnv and tiles_check give it.
     for bad in (2, 65):
@@ -501,7 +501,7 @@ def test_tiles_generate_solve_and_check():
     with pytest.raises(ValueError, match="solver"):
         ak.tiles_solve(level, solver="magic")
     for nodes in (0, 10**12 + 1):  # the CLI's --nodes range
-        with pytest.raises(ValueError, match=rf"^nodes {nodes} is out of range \(1..=1000000000000\)$"):
+        with pytest.raises(ValueError, match=rf"^nodes {nodes} is out of range \(1 to 1000000000000\)$"):
             ak.tiles_solve(level, nodes=nodes)
     # The CLI's --seconds range: above 0, at most a year.
     year = r"expected a number of seconds above 0 and at most 31536000 \(a year\), got "

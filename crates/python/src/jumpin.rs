@@ -242,7 +242,7 @@ impl JumpinCore {
         let c = list
             .iter()
             .find(|c| c.number == number)
-            .ok_or_else(|| value_error(format!("challenge {number} is out of range (1..=60)")))?;
+            .ok_or_else(|| value_error(format!("challenge {number} is out of range (1 to 60)")))?;
         crate::pool::detach_serial(py, || self.start(&c.position));
         Ok(())
     }
@@ -369,7 +369,7 @@ impl Puzzles {
         if let Ok(number) = puzzles.extract::<u32>() {
             let list = official();
             let c = list.iter().find(|c| c.number == number).ok_or_else(|| {
-                value_error(format!("challenge {number} is out of range (1..=60)"))
+                value_error(format!("challenge {number} is out of range (1 to 60)"))
             })?;
             return Ok(Puzzles::Fixed(c.position.clone()));
         }

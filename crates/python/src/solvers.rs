@@ -262,12 +262,12 @@ fn geek_solve(
     use arcade_tetris::geek::solve::{SolveOptions, solve};
     if beam == 0 || beam > MAX_BEAM {
         return Err(value_error(format!(
-            "beam {beam} is out of range (1..={MAX_BEAM})"
+            "beam {beam} is out of range (1 to {MAX_BEAM})"
         )));
     }
     if pieces == 0 || pieces > arcade_tetris::geek::PIECES {
         return Err(value_error(format!(
-            "pieces {pieces} is out of range (1..={})",
+            "pieces {pieces} is out of range (1 to {})",
             arcade_tetris::geek::PIECES
         )));
     }
@@ -285,7 +285,7 @@ fn geek_solve(
     };
     if let Some(r) = reserve.filter(|&r| r > MAX_BEAM) {
         return Err(value_error(format!(
-            "reserve {r} is out of range (0..={MAX_BEAM})"
+            "reserve {r} is out of range (0 to {MAX_BEAM})"
         )));
     }
     arcade_core::checkpoint::check_writable(&out).map_err(value_error)?;
@@ -370,7 +370,7 @@ pub(crate) fn jumpin_generator(
     let most = arcade_jumpin::generate::MAX_MOVES;
     if !(1..=most).contains(&moves) {
         return Err(value_error(format!(
-            "moves {moves} is out of range (1..={most})"
+            "moves {moves} is out of range (1 to {most})"
         )));
     }
     arcade_jumpin::hardest::PieceSet {
@@ -430,7 +430,7 @@ fn tiles_solve(
     crate::check_seconds("seconds", seconds)?;
     if let Some(n) = nodes.filter(|n| !(1..=crate::shard::MAX_COUNT).contains(n)) {
         return Err(value_error(format!(
-            "nodes {n} is out of range (1..={})",
+            "nodes {n} is out of range (1 to {})",
             crate::shard::MAX_COUNT
         )));
     }

@@ -21,7 +21,7 @@ const MAX_CELLS: usize = 1 << 28;
 pub(crate) fn check_num_envs(num_envs: usize, cells: usize) -> Result<(), String> {
     if !(1..=MAX_ENVS).contains(&num_envs) {
         return Err(format!(
-            "num_envs {num_envs} is out of range (1..={MAX_ENVS})"
+            "num_envs {num_envs} is out of range (1 to {MAX_ENVS})"
         ));
     }
     let most = MAX_CELLS / cells.max(1);

@@ -70,7 +70,7 @@ pub enum LiveError {
     Past { to: u64, now: u64 },
     #[error("advancing {ticks} ticks at once is more than the limit of {MAX_ADVANCE}")]
     TooFar { ticks: u64 },
-    #[error("input {index} is at tick {tick}, outside {from}..={to} or out of order")]
+    #[error("input {index} is at tick {tick}, outside ticks {from} to {to} or out of order")]
     InputTick {
         index: usize,
         tick: u64,

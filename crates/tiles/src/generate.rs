@@ -46,7 +46,7 @@ pub enum GenerateError {
         "tray capacity must be from {MIN_CAPACITY} (for a triple to vanish) to {MAX_CAPACITY}, got {0}"
     )]
     Capacity(usize),
-    #[error("de-swap {name} {value} is out of range ({}..={})", range.start(), range.end())]
+    #[error("de-swap {name} {value} is out of range ({} to {})", range.start(), range.end())]
     DeSetting {
         name: &'static str,
         value: usize,

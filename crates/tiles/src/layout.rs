@@ -36,7 +36,7 @@ pub enum LayoutError {
     },
     #[error("{0} must be at least 1")]
     Zero(&'static str),
-    #[error("layers {0} is out of range (1..={MAX_LAYERS})")]
+    #[error("layers {0} is out of range (1 to {MAX_LAYERS})")]
     Layers(usize),
 }
 

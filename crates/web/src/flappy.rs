@@ -309,7 +309,7 @@ impl FlappySession {
         for (i, &f) in flaps.iter().enumerate() {
             if f <= previous || f > to {
                 return Err(ApiError::BadRequest(format!(
-                    "flap {i} is at frame {f}, outside {}..={to} or out of order",
+                    "flap {i} is at frame {f}, outside frames {} to {to} or out of order",
                     now + 1
                 )));
             }
