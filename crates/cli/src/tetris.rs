@@ -453,8 +453,16 @@ fn tune_run(a: &TuneArgs, checkpoint: &Path) -> Result<Checkpoint> {
 fn tune_cmd(a: TuneArgs) -> Result<()> {
     let checkpoint = a.tune.checkpoint();
     a.tune.check_population()?;
-    tuning::check_paths(&a.tune.out, &checkpoint, a.tune.resume)?;
+    // A new run's options are checked before its files, so a bad one is
+    // said before a clash; a resumed run has only its files to check.
+    let check_paths = || tuning::check_paths(&a.tune.out, &checkpoint, a.tune.resume);
+    if a.tune.resume {
+        check_paths()?;
+    }
     let mut run = tune_run(&a, &checkpoint)?;
+    if !a.tune.resume {
+        check_paths()?;
+    }
     tuning::resume_on_ctrl_c("tetris tune", &a.tune.out, &checkpoint);
     let name = a.name.clone().unwrap_or_else(|| {
         a.tune

@@ -309,6 +309,7 @@ fn errors_name_their_option_and_suggest_names() {
     let dir = TempDir::new("errors-named");
     let folder = dir.path("");
     let out = dir.path("w.json");
+    let saved = dir.file("saved.checkpoint.json", "{}");
     for (args, expected) in [
         // A value starting with "-" is the option's value, not an option.
         (
@@ -412,7 +413,10 @@ fn errors_name_their_option_and_suggest_names() {
                 "1",
                 "--out",
                 &out,
+                "--checkpoint",
+                &saved,
             ],
+            // Said before the saved run that a new run would clash with.
             "(did you mean \"holes\"?)",
         ),
         (
