@@ -168,7 +168,7 @@ fn human_move(
     loop {
         print(format_args!("{who} to move:\n"))?;
         let Some(line) = lines.next() else {
-            bail!("input ended before the game did");
+            bail!("standard input ended before the game did (a human player types moves there)");
         };
         let line = line?;
         let text = line.trim();
