@@ -21,9 +21,19 @@ from .solvers import __all__ as _solver_names
 from .tetris import TetrisEnv
 from .tiles import TilesEnv
 from ._native import native as _native
+from ._options import checked as _checked
 from .vector import FlappyVectorEnv, JumpInVectorEnv, MinesweeperVectorEnv, TetrisVectorEnv, TilesVectorEnv
 
-episode_seed = _native.episode_seed
+
+
+@_checked
+def episode_seed(master: int, env: int, episode: int) -> int:
+    """The seed of episode ``episode`` of sub-environment ``env`` in a vector
+    environment seeded ``master``: reset a single environment with it to
+    replay that episode."""
+    return _native.episode_seed(master, env, episode)
+
+
 #: The package's version: the compiled engines' (the same as ``arcade --version``).
 __version__: str = _native.__version__
 

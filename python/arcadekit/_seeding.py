@@ -4,6 +4,7 @@ checks of its options, and the refusal to play before the first ``reset``."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Callable, Optional, TypeVar
 
 import numpy as np
@@ -40,11 +41,22 @@ def engine_seed(seed: Optional[int], rng: np.random.Generator) -> int:
     return checked
 
 
+def checked_options(options: Optional[dict]) -> dict:
+    """``reset``'s ``options`` as a dict: a string or a list is refused, not
+    read as option names."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise TypeError(f"options must be a dict or None, got {options!r} ({type(options).__name__})")
+    return dict(options)
+
+
 def no_options(options: Optional[dict]) -> None:
     """Refuses reset options for an environment that takes none, so a
     misspelt option is an error rather than silently ignored."""
-    if options:
-        raise ValueError(f"reset options {sorted(options)}: this environment takes none")
+    given = checked_options(options)
+    if given:
+        raise ValueError(f"reset options {sorted(given)}: this environment takes none")
 
 
 def int_option(options: dict, name: str) -> int:
@@ -53,7 +65,7 @@ def int_option(options: dict, name: str) -> int:
     value = options[name]
     if is_integer(value):
         return int(value)
-    raise ValueError(f"reset option {name} must be an integer, got {value!r}")
+    raise TypeError(f"reset option {name} must be an integer, got {value!r} ({type(value).__name__})")
 
 
 def require_reset(started: bool, call: str) -> None:

@@ -13,7 +13,7 @@ from ._native import named
 from ._native import native as _ak
 from ._options import checked, is_integer
 from ._render import jumpin_frame
-from ._seeding import after_reset, checked_seed, engine_seed, int_option, require_reset
+from ._seeding import after_reset, checked_options, checked_seed, engine_seed, int_option, require_reset
 
 CHALLENGES: List[Tuple[int, str, int]] = _ak.jumpin_challenges()
 """The 60 official challenges: ``(number, code, minimum moves)``."""
@@ -134,12 +134,14 @@ class JumpInEnv(gym.Env):
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         seed = checked_seed(seed)
         super().reset(seed=seed)
-        options = dict(options or {})
+        options = checked_options(options)
         unknown = set(options) - {"challenge", "puzzle", "moves"}
-        if unknown or len(options) > 1:
+        if unknown:
             raise ValueError(
                 f"reset options {sorted(options)}: expected one of challenge, puzzle or moves"
             )
+        if len(options) > 1:
+            raise ValueError(f"reset options {sorted(options)}: give one of them, not {len(options)}")
         if "challenge" in options:
             self._load_challenge(int_option(options, "challenge"))
         elif "puzzle" in options:

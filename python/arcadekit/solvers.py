@@ -35,6 +35,10 @@ __all__ = [
 ]
 
 
+#: NumPy's axis error (in ``numpy.exceptions`` from NumPy 1.25).
+_AxisError = getattr(getattr(np, "exceptions", np), "AxisError")
+
+
 def move_median(a, window: int, min_count: Optional[int] = None, axis: int = -1) -> np.ndarray:
     """Moving window median along ``axis``: a drop-in for
     ``bottleneck.move_median``. Output ``i`` is the median of the numbers among
@@ -51,12 +55,16 @@ def move_median(a, window: int, min_count: Optional[int] = None, axis: int = -1)
         raise TypeError(f"window must be an integer, not {type(window).__name__}")
     if min_count is not None and not is_integer(min_count):  # as bottleneck: int() would drop a fraction
         raise TypeError(f"min_count must be an integer or None, not {type(min_count).__name__}")
-    moved = np.moveaxis(arr, axis, -1)
+    if not is_integer(axis):
+        raise TypeError(f"axis must be an integer, not {type(axis).__name__}")
+    if not -arr.ndim <= axis < arr.ndim:  # NumPy's own error, as bottleneck raises
+        raise _AxisError(int(axis), arr.ndim)
+    moved = np.moveaxis(arr, int(axis), -1)
     n = moved.shape[-1]
     rows = np.ascontiguousarray(moved, dtype=np.float64).reshape(math.prod(moved.shape[:-1]), n)
     min_count = None if min_count is None else int(min_count)  # None: the window, as bottleneck
     out = _ak.move_median_rows(rows, int(window), min_count).reshape(moved.shape)
-    out = np.moveaxis(out, -1, axis)
+    out = np.moveaxis(out, -1, int(axis))
     return out.astype(np.float32) if arr.dtype == np.float32 else out
 
 
@@ -85,7 +93,7 @@ def _piece_letter(name: str, piece) -> str:
     if is_integer(piece):
         if 0 <= piece < len(TETROMINOES):
             return TETROMINOES[int(piece)]
-        raise ValueError(f"{name} {piece} is out of range (0..7, the index in {TETROMINOES})")
+        raise ValueError(f"{name} {piece} is out of range (0 to 6, the index in {TETROMINOES})")
     raise TypeError(f"{name} must be a letter of {TETROMINOES} or its index, got {piece!r} ({type(piece).__name__})")
 
 

@@ -108,7 +108,10 @@ def test_an_edited_shard_whose_rows_are_not_its_range_is_refused():
 
 @pytest.mark.parametrize("kind,spec,message", [
     ("mines-bench", {"level": "3x3/20"}, "level"),
-    ("mines-bench", {"levle": "expert"}, "unknown field `levle`"),
+    ("mines-bench", {"levle": "expert"}, 'unknown key "levle"'),
+    # In the user's words, not serde's ("invalid type: string, expected u64").
+    ("mines-bench", {"games": "x"}, '^mines-bench spec: games: expected a whole number 0 or more, found "x"$'),
+    ("mines-bench", {"games": float("nan")}, "^games must be a finite number, got nan$"),
     ("tetris-bench", {"ai": "nobody"}, "ai:"),
     ("tetris-bench", {"ai": "bcts", "board": "99x3"}, "board"),
     ("mines-battle", {"a": "greedy", "b": "ev", "games": 3}, "even"),

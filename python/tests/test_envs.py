@@ -171,12 +171,20 @@ def test_misspelt_reset_options_are_value_errors():
         env.reset(seed=1, options={})  # none given is fine
         with pytest.raises(ValueError, match=r"^reset options \['sede'\]: this environment takes none$"):
             env.reset(seed=1, options={"sede": 3})
+        # A string or a list is not read as option names.
+        for bad in ["abc", [1], 5]:
+            with pytest.raises(TypeError, match=r"^options must be a dict or None, got "):
+                env.reset(seed=1, options=bad)
     jumpin = arcadekit.JumpInEnv()
+    with pytest.raises(TypeError, match=r"^options must be a dict or None, got 'abc' \(str\)$"):
+        jumpin.reset(options="abc")
+    with pytest.raises(ValueError, match=r"^reset options \['challenge', 'moves'\]: give one of them, not 2$"):
+        jumpin.reset(options={"challenge": 1, "moves": 3})
     with pytest.raises(ValueError, match="^reset options \\['challange'\\]: expected one of challenge, puzzle or moves$"):
         jumpin.reset(options={"challange": 3})
-    with pytest.raises(ValueError, match="^reset option challenge must be an integer, got 'x'$"):
+    with pytest.raises(TypeError, match=r"^reset option challenge must be an integer, got 'x' \(str\)$"):
         jumpin.reset(options={"challenge": "x"})
-    with pytest.raises(ValueError, match="^reset option moves must be an integer, got None$"):
+    with pytest.raises(TypeError, match=r"^reset option moves must be an integer, got None \(NoneType\)$"):
         jumpin.reset(seed=2, options={"moves": None})
 
 

@@ -223,10 +223,12 @@ def test_tetris_best_placement_takes_the_observations_piece_indices():
     assert seen == set(range(7))  # every index was exercised
     # 7 is the observation's "no next piece".
     assert ak.tetris_best_placement(obs["board"], 0, 7) == ak.tetris_best_placement(obs["board"], 0)
-    with pytest.raises(ValueError, match=r"^piece 7 is out of range \(0..7, the index in IOTSZJL\)$"):
+    with pytest.raises(ValueError, match=r"^piece 7 is out of range \(0 to 6, the index in IOTSZJL\)$"):
         ak.tetris_best_placement(obs["board"], 7)
     with pytest.raises(TypeError, match=r"^next must be a letter of IOTSZJL or its index, got 1.5 \(float\)$"):
         ak.tetris_best_placement(obs["board"], 0, 1.5)
+    with pytest.raises(ValueError, match=r'^next "abc" is not one of I O T S Z J L$'):
+        ak.tetris_best_placement(obs["board"], "T", next="abc")
 
 
 def test_counts_are_integers_not_cast():
@@ -325,6 +327,17 @@ def test_geek_solve_calls_progress_and_writes_a_record_that_replays(tmp_path):
         ak.jumpin_generate(-1)
     with pytest.raises(ValueError, match="^master must not be negative, got -2$"):
         ak.episode_seed(-2, 0, 0)
+    with pytest.raises(TypeError, match=r"^master must be an integer, got 'x' \(str\)$"):
+        ak.episode_seed("x", 0, 0)
+    # move_median's axis: a wrong type or an axis the array lacks, in
+    # NumPy's words (bottleneck raises its AxisError), not "'NoneType' object
+    # is not iterable" or a bare OverflowError.
+    with pytest.raises(TypeError, match="^axis must be an integer, not NoneType$"):
+        ak.move_median(np.arange(10.0), 3, axis=None)
+    for axis in (1, -2, 2**70):
+        with pytest.raises(ValueError, match=f"^axis {axis} is out of bounds for array of dimension 1$"):
+            ak.move_median(np.arange(10.0), 3, axis=axis)
+    assert np.array_equal(ak.move_median(np.ones((2, 3)), 1, axis=-2), np.ones((2, 3)))
 
 
 def test_geek_solve_searches_as_the_cli_with_the_same_options(tmp_path, arcade):
@@ -496,7 +509,7 @@ def test_tiles_generate_solve_and_check():
     assert {**by_name, "seconds": 0} == {**greedy, "seconds": 0}
     with pytest.raises(ValueError, match="not a level"):
         ak.tiles_solve("{}")
-    with pytest.raises(ValueError, match="^not JSON: line 1, column 1: expected value$"):
+    with pytest.raises(ValueError, match="^not JSON: line 1, column 1: expected a value$"):
         ak.tiles_check("level-90031.json", [])
     with pytest.raises(ValueError, match="solver"):
         ak.tiles_solve(level, solver="magic")

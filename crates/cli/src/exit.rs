@@ -126,7 +126,7 @@ pub fn chain_text(e: &anyhow::Error) -> String {
         let part = if let Some(io) = cause.downcast_ref::<std::io::Error>() {
             arcade_core::text::io_reason(io)
         } else if let Some(json) = cause.downcast_ref::<serde_json::Error>() {
-            arcade_core::input::json_error(json)
+            arcade_core::json::json_error(json)
         } else {
             cause.to_string()
         };

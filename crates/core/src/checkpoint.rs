@@ -32,7 +32,7 @@ pub enum CheckpointError {
     TooLarge { path: String },
     #[error(
         "{path}: not a checkpoint of this kind of run (another kind's, or damaged): {}",
-        crate::input::json_error(source)
+        crate::json::json_error(source)
     )]
     Parse {
         path: String,

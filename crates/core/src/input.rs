@@ -57,17 +57,6 @@ pub fn quote(text: &str) -> String {
     }
 }
 
-/// A JSON error located as the text reports put it, "line 3, column 7:
-/// expected value", rather than serde's "expected value at line 3 column 7".
-pub fn json_error(e: &serde_json::Error) -> String {
-    let text = e.to_string();
-    let message = text.split(" at line ").next().unwrap_or(&text);
-    match e.line() {
-        0 => message.to_string(),
-        line => format!("line {line}, column {}: {message}", e.column()),
-    }
-}
-
 /// The name to show for `path`: "standard input" for `-`.
 pub fn display_name(path: &Path) -> String {
     if path == Path::new("-") {
@@ -133,12 +122,6 @@ pub fn says_larger(file: &std::fs::File, limit: u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn json_errors_lead_with_their_place() {
-        let e = serde_json::from_str::<serde_json::Value>("{\n  \"a\": }").unwrap_err();
-        assert_eq!(json_error(&e), "line 2, column 8: expected value");
-    }
 
     #[test]
     fn quotes_are_cut_and_escaped() {

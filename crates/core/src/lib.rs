@@ -15,6 +15,7 @@
 
 pub mod checkpoint;
 pub mod input;
+pub mod json;
 pub mod memory;
 pub mod optim;
 pub mod progress;

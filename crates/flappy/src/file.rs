@@ -69,10 +69,11 @@ pub fn parse(text: &str, path: &str) -> Result<Mlp, PolicyFileError> {
         let inner = e.into_inner();
         PolicyFileError::Parse {
             path: path.to_string(),
-            // A syntax error has no field to name ("?").
+            // Bad syntax is said where it is; a bad value by its key.
             message: match at.as_str() {
-                "." | "?" => arcade_core::input::json_error(&inner),
-                _ => format!("at {at}: {}", arcade_core::input::json_error(&inner)),
+                _ if !inner.is_data() => arcade_core::json::json_error(&inner),
+                "." | "?" => arcade_core::json::plain(&inner.to_string()),
+                _ => format!("at {at}: {}", arcade_core::json::plain(&inner.to_string())),
             },
         }
     })?;

@@ -808,17 +808,17 @@ fn tetris_best_placement(
             }
         }
     }
-    let letter = |s: &str| -> PyResult<Piece> {
+    let letter = |name: &str, s: &str| -> PyResult<Piece> {
         let mut c = s.chars();
         match (c.next().and_then(Piece::from_letter), c.next()) {
             (Some(p), None) => Ok(p),
             _ => Err(value_error(format!(
-                "piece {s:?} is not one of I O T S Z J L"
+                "{name} {s:?} is not one of I O T S Z J L"
             ))),
         }
     };
-    let piece = letter(piece)?;
-    let next = next.map(letter).transpose()?;
+    let piece = letter("piece", piece)?;
+    let next = next.map(|s| letter("next", s)).transpose()?;
     let weights = Weights::resolve(ai).map_err(value_error)?;
     let mut player = Player::new(Rules::classic(), weights, MoveMode::Drop, next.is_some());
     Ok(player

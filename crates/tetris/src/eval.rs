@@ -220,12 +220,7 @@ impl Weights {
             origin: origin.to_string(),
             line: e.line(),
             column: e.column(),
-            message: e
-                .to_string()
-                .split(" at line")
-                .next()
-                .unwrap_or_default()
-                .to_string(),
+            message: arcade_core::json::plain(&e.to_string()),
         })?;
         let top = doc.as_object().ok_or_else(|| {
             layout("expected a JSON object like {\"features\": {\"holes\": -7.9}}")

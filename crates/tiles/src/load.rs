@@ -38,10 +38,14 @@ pub(crate) fn parse_with_path<T: serde::de::DeserializeOwned>(text: &str) -> Res
     let mut de = serde_json::Deserializer::from_str(text);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
-        LoadError::new(path, e.into_inner().to_string())
+        let inner = e.into_inner();
+        match inner.is_data() {
+            true => LoadError::new(path, arcade_core::json::plain(&inner.to_string())),
+            false => LoadError::new(".", arcade_core::json::json_error(&inner)),
+        }
     })?;
     de.end()
-        .map_err(|e| LoadError::new(".", format!("trailing characters: {e}")))?;
+        .map_err(|e| LoadError::new(".", arcade_core::json::json_error(&e)))?;
     Ok(value)
 }
 
@@ -70,7 +74,7 @@ pub fn load_level(text: &str, capacity: Option<usize>) -> Result<Level, LoadErro
     // A byte-order mark, as some Windows editors save JSON, is not JSON.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-        let why = arcade_core::input::json_error(&e);
+        let why = arcade_core::json::json_error(&e);
         LoadError::new(".", format!("not JSON: {why}"))
     })?;
     let Some(object) = value.as_object() else {
@@ -116,11 +120,11 @@ mod tests {
         let prose = load_level("Sheep a Sheep", None).unwrap_err();
         assert_eq!(
             prose.to_string(),
-            "not JSON: line 1, column 1: expected value"
+            "not JSON: line 1, column 1: expected a value"
         );
         let field = load_level(r#"{"tiles": 5}"#, None).unwrap_err();
         assert!(
-            field.to_string().starts_with("tiles: invalid type"),
+            field.to_string() == "tiles: expected a list, found 5",
             "{field}"
         );
     }

@@ -5,6 +5,7 @@ the CLI prints with ``--json``."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from typing import Any, Callable, Dict, Optional
@@ -71,6 +72,16 @@ def with_absolute_paths(spec: dict) -> dict:
     return out
 
 
+def spec_json(spec: dict) -> str:
+    """``spec`` as the JSON the engines read: a NaN or infinity, which JSON
+    cannot hold, is refused naming its option rather than sent as text
+    the engines cannot parse."""
+    for key, value in spec.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"{key} must be a finite number, got {value!r}")
+    return json.dumps(spec, sort_keys=True)
+
+
 #: Shards per CPU by default: at the end of a run a CPU waits for at most
 #: one shard of another, so more shards leave less idle; each costs Ray
 #: about 6 ms (docs/results/cluster.md).
@@ -111,9 +122,9 @@ def run_bench(
     if kind not in KINDS:
         raise ValueError(f"unknown benchmark {kind!r} (expected one of {', '.join(KINDS)})")
     if not isinstance(spec, dict):
-        raise ValueError(f"spec must be a dict of the CLI's options, not {type(spec).__name__}")
+        raise TypeError(f"spec must be a dict of the CLI's options, not {type(spec).__name__}")
     spec = with_absolute_paths(spec)
-    spec_text = json.dumps(spec, sort_keys=True)
+    spec_text = spec_json(spec)
     units = _arcadekit.shard_units(kind, spec_text)
     if shard_size is not None and shard_size < 1:
         raise ValueError(f"shard_size must be at least 1, found {shard_size}")

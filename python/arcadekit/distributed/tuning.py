@@ -15,7 +15,7 @@ import time
 from typing import Callable, Optional
 
 from .._native import native as _arcadekit
-from .bench import with_absolute_paths
+from .bench import spec_json, with_absolute_paths
 from .cluster import cancelling, check_cpus, connect
 from .progress import Bar
 
@@ -89,7 +89,7 @@ def tune(
         spec = with_absolute_paths(spec or {})
         if generations is not None:
             spec["generations"] = generations
-        run = _arcadekit.tune_new(kind, json.dumps(spec))
+        run = _arcadekit.tune_new(kind, spec_json(spec))
     name = name or (os.path.splitext(os.path.basename(out))[0] if out else "tuned")
     check_cpus(connect(address, num_cpus), threads_per_task)
     import ray
@@ -172,7 +172,7 @@ def tune_search(
     if threads_per_task < 1:
         raise ValueError(f"threads_per_task must be at least 1, found {threads_per_task}")
     spec = with_absolute_paths(spec or {})
-    run = _arcadekit.tune_new(kind, json.dumps(spec))
+    run = _arcadekit.tune_new(kind, spec_json(spec))
     centre = _arcadekit.tune_recommendation(kind, run)
     spread = float(spec.get("spread", 10.0 if kind == "tetris" else 0.3))
     _, eval_seed = _arcadekit.tune_ask(kind, run)

@@ -51,7 +51,7 @@ pub(crate) fn from_spec<T: DeserializeOwned>(kind: &str, spec: &str) -> Result<T
     if spec.len() > MAX_TEXT {
         return Err(format!("{kind} spec: longer than {MAX_TEXT} bytes"));
     }
-    serde_json::from_str(spec).map_err(|e| format!("{kind} spec: {e}"))
+    arcade_core::json::parse_with_path(spec).map_err(|e| format!("{kind} spec: {e}"))
 }
 
 /// A count option: 1 to [`MAX_COUNT`].
@@ -121,7 +121,7 @@ fn parse_shard<B: Sharded>(kind: &str, bench: &B, text: &str) -> Result<Shard<B:
     if text.len() > MAX_TEXT {
         return Err(format!("longer than {MAX_TEXT} bytes"));
     }
-    let s: Shard<B::Partial> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let s: Shard<B::Partial> = arcade_core::json::parse_with_path(text)?;
     if s.kind != kind {
         return Err(format!("a shard of {:?}, not {kind:?}", s.kind));
     }

@@ -148,7 +148,7 @@ impl GeekWeights {
         let text = read_text(path, MAX_INPUT_BYTES).map_err(|e| e.to_string())?;
         let name = display_name(path);
         let w: GeekWeights = serde_json::from_str(&text)
-            .map_err(|e| format!("{name}: {}", arcade_core::input::json_error(&e)))?;
+            .map_err(|e| format!("{name}: {}", arcade_core::json::json_error(&e)))?;
         w.check().map_err(|e| format!("{name}: {e}"))?;
         Ok(w)
     }
