@@ -22,10 +22,10 @@ def action_index(action, n: Union[int, np.integer]) -> int:
             raise ValueError(f"action must be one integer, got an array of shape {value.shape}")
         value = value.reshape(())[()]
     if not isinstance(value, (int, np.integer, np.bool_)):
-        raise TypeError(f"action must be an integer (0..{n}), got {value!r} ({type(value).__name__})")
+        raise TypeError(f"action must be an integer (0 to {n - 1}), got {value!r} ({type(value).__name__})")
     index = int(value)
     if not _I64[0] <= index <= _I64[1]:
-        raise ValueError(f"action {index} is out of range (0..{n})")
+        raise ValueError(f"action {index} is out of range (0 to {n - 1})")
     return index
 
 

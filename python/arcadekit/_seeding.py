@@ -28,7 +28,7 @@ def checked_seed(seed) -> Optional[int]:
     if not is_integer(seed):
         raise TypeError(f"seed must be an integer or None, got {seed!r} ({type(seed).__name__})")
     if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"seed {seed} is out of range (0..2**64)")
+        raise ValueError(f"seed {seed} is out of range (0 to 2**64 - 1)")
     return int(seed)
 
 

@@ -124,9 +124,9 @@ def test_rewards_at_the_end_and_errors():
     with pytest.raises(ValueError, match=r"^unknown agent 'player_7' \(expected player_0 or player_1\)$"):
         env.observe("player_7")
     for bad in (10_000, 25, -1):
-        with pytest.raises(ValueError, match=rf"^action {bad} is out of range \(0..25\)$"):
+        with pytest.raises(ValueError, match=rf"^action {bad} is out of range \(0 to 24\)$"):
             env.step(bad)
-    with pytest.raises(TypeError, match=r"^action must be an integer \(0..25\), got 0.5 \(float\)$"):
+    with pytest.raises(TypeError, match=r"^action must be an integer \(0 to 24\), got 0.5 \(float\)$"):
         env.step(0.5)
     with pytest.raises(ValueError, match="unknown AI"):
         env.ai_action("smart")

@@ -247,12 +247,12 @@ def test_actions_must_be_integers_not_truncated(make):
     n = env.action_space.n
     for bad in [0.5, 0.0, "0", None, [0]]:
         env.reset(seed=0)
-        with pytest.raises(TypeError, match=rf"^action must be an integer \(0..{n}\), got "):
+        with pytest.raises(TypeError, match=rf"^action must be an integer \(0 to {n - 1}\), got "):
             env.step(bad)
     env.reset(seed=0)
     with pytest.raises(ValueError, match=r"^action must be one integer, got an array of shape \(2,\)$"):
         env.step(np.array([0, 1]))
-    with pytest.raises(ValueError, match=rf"^action {2**70} is out of range \(0..{n}\)$"):
+    with pytest.raises(ValueError, match=rf"^action {2**70} is out of range \(0 to {n - 1}\)$"):
         env.step(2**70)
     # The same legal action in every integer form plays the same step.
     legal = int(np.flatnonzero(env.reset(seed=0)[1].get("action_mask", np.ones(n)))[0])
@@ -435,8 +435,8 @@ def test_bad_seeds_are_value_errors_naming_the_seed(make):
     """``seed=-1`` raised Gymnasium's own error before the package's check."""
     env = make()
     for bad, error, message in [
-        (-1, ValueError, r"^seed -1 is out of range \(0..2\*\*64\)$"),
-        (2**64, ValueError, r"^seed 18446744073709551616 is out of range \(0..2\*\*64\)$"),
+        (-1, ValueError, r"^seed -1 is out of range \(0 to 2\*\*64 - 1\)$"),
+        (2**64, ValueError, r"^seed 18446744073709551616 is out of range \(0 to 2\*\*64 - 1\)$"),
         (np.int64(-3), ValueError, r"^seed -3 is out of range"),
         (1.5, TypeError, r"^seed must be an integer or None, got 1.5 \(float\)$"),
         (True, TypeError, r"^seed must be an integer or None, got True \(bool\)$"),

@@ -129,7 +129,7 @@ impl JumpinPlay {
         let a = usize::try_from(action)
             .ok()
             .filter(|&a| a < ACTIONS)
-            .ok_or_else(|| format!("action {action} is out of range (0..{ACTIONS})"))?;
+            .ok_or_else(|| format!("action {action} is out of range (0 to {})", ACTIONS - 1))?;
         match self.moves().into_iter().find(|m| action_of(m) == a) {
             Some(m) => {
                 let played = self.game.play(m.step.from, m.target);
@@ -437,7 +437,10 @@ impl Game for JumpinSlot {
     fn check(_: &JumpinConfig, action: i64) -> Result<(), String> {
         match usize::try_from(action) {
             Ok(a) if a < ACTIONS => Ok(()),
-            _ => Err(format!("action {action} is out of range (0..{ACTIONS})")),
+            _ => Err(format!(
+                "action {action} is out of range (0 to {})",
+                ACTIONS - 1
+            )),
         }
     }
 

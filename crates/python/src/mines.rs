@@ -158,7 +158,7 @@ pub(crate) fn check_cell(cells: usize, action: i64) -> Result<usize, String> {
     usize::try_from(action)
         .ok()
         .filter(|&a| a < cells)
-        .ok_or_else(|| format!("action {action} is out of range (0..{cells})"))
+        .ok_or_else(|| format!("action {action} is out of range (0 to {})", cells - 1))
 }
 
 /// One Minesweeper game (the `Minesweeper-v0` environment's engine).

@@ -284,7 +284,7 @@ impl Game for TetrisGame {
         if (0..n).contains(&action) {
             Ok(())
         } else {
-            Err(format!("action {action} is out of range (0..{n})"))
+            Err(format!("action {action} is out of range (0 to {})", n - 1))
         }
     }
 

@@ -186,7 +186,7 @@ impl TilesPlay {
         let tile = usize::try_from(action)
             .ok()
             .filter(|&t| t < n)
-            .ok_or_else(|| format!("action {action} is out of range (0..{n})"))?;
+            .ok_or_else(|| format!("action {action} is out of range (0 to {})", n - 1))?;
         match self.game.click(tile) {
             Ok(status) => {
                 let cleared = (self.game.clicks().len() - self.game.tray().len()) / 3;
@@ -486,7 +486,7 @@ impl Game for TilesPlay {
         let n = config.tiles;
         match usize::try_from(action) {
             Ok(t) if t < n => Ok(()),
-            _ => Err(format!("action {action} is out of range (0..{n})")),
+            _ => Err(format!("action {action} is out of range (0 to {})", n - 1)),
         }
     }
 

@@ -75,7 +75,7 @@ pub enum EnvError {
     EmptySequence,
     #[error("max_pieces must be at least 1")]
     NoPieces,
-    #[error("action {action} is out of range (0..{actions})")]
+    #[error("action {action} is out of range (0 to {})", .actions - 1)]
     OutOfRange { action: usize, actions: usize },
     #[error("action {action} (rotation {rotation}, column {col}) is not a legal placement")]
     Illegal {
