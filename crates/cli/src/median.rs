@@ -51,8 +51,6 @@ fn window(s: &str) -> Result<u32, String> {
     }
 }
 
-/// Streams medians to standard output (one a line, flushed whenever the
-/// input pauses); notes go to stderr.
 /// `--delimiter`: one ASCII character that can separate CSV fields, or
 /// the word `tab` (a tab is awkward to type in a shell).
 fn delimiter(s: &str) -> Result<char, String> {
@@ -70,6 +68,8 @@ fn delimiter(s: &str) -> Result<char, String> {
     }
 }
 
+/// Streams medians to standard output (one a line, flushed whenever the
+/// input pauses); notes go to stderr.
 pub fn run(args: MedianArgs) -> Result<()> {
     let options = ReadOptions {
         column: args
