@@ -73,7 +73,10 @@ fn play(env: &mut Env, illegal: &mut bool, action: i64) -> Result<(f64, bool, bo
     if env.is_over() || *illegal {
         return Err(EnvError::Over.to_string());
     }
-    let a = usize::try_from(action).map_err(|_| format!("action {action} is negative"))?;
+    let a = usize::try_from(action).map_err(|_| {
+        let last = env.actions() - 1;
+        format!("action {action} is out of range (0 to {last})")
+    })?;
     match env.step(a) {
         Ok(s) => Ok((
             s.reward as f64,
