@@ -1,7 +1,7 @@
 //! JSON errors in a user's words: serde's messages name Rust types
 //! ("invalid type: string \"x\", expected u64 at line 1 column 13"); these
 //! say what the value should have been and where ("games: expected a whole
-//! number, found \"x\"").
+//! number 0 or more, found \"x\"").
 
 use serde::de::DeserializeOwned;
 

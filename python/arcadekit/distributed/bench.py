@@ -117,8 +117,8 @@ def run_bench(
     arguments after an interruption and only the missing shards are played.
     ``on_shard(start, end)`` is called in the worker before each shard (a
     hook for fault-injection tests). Raises ``ValueError`` with one line for
-    a bad spec, :class:`~arcadekit.distributed.ClusterError` for a bad
-    address."""
+    a bad spec (``TypeError`` for one that is not a dict),
+    :class:`~arcadekit.distributed.ClusterError` for a bad address."""
     if kind not in KINDS:
         raise ValueError(f"unknown benchmark {kind!r} (expected one of {', '.join(KINDS)})")
     if not isinstance(spec, dict):
