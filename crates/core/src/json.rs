@@ -20,19 +20,25 @@ pub fn json_error(e: &serde_json::Error) -> String {
 /// line and column of bad syntax.
 pub fn parse_with_path<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        // Bad syntax is said where it is; a bad value by its key, or alone
-        // when it is the document itself (".").
-        match path.as_str() {
-            _ if !inner.is_data() => json_error(&inner),
-            "." | "?" => plain(&inner.to_string()),
-            _ => format!("{path}: {}", plain(&inner.to_string())),
-        }
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| match path_error(e) {
+        (Some(path), message) => format!("{path}: {message}"),
+        (None, message) => message,
     })?;
     de.end().map_err(|e| json_error(&e))?;
     Ok(value)
+}
+
+/// A `serde_path_to_error` error as the key path of the bad value (none for
+/// bad syntax, which is said where it is, or for the document itself) and
+/// the message in plain words.
+pub fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> (Option<String>, String) {
+    let path = e.path().to_string();
+    let inner = e.into_inner();
+    match path.as_str() {
+        _ if !inner.is_data() => (None, json_error(&inner)),
+        "." | "?" => (None, plain(&inner.to_string())),
+        _ => (Some(path), plain(&inner.to_string())),
+    }
 }
 
 /// serde's message in plain words, without its " at line L column C".

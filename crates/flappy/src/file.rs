@@ -65,16 +65,13 @@ struct LayerJson {
 pub fn parse(text: &str, path: &str) -> Result<Mlp, PolicyFileError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let json: PolicyJson = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let at = e.path().to_string();
-        let inner = e.into_inner();
+        let message = match arcade_core::json::path_error(e) {
+            (Some(at), message) => format!("at {at}: {message}"),
+            (None, message) => message,
+        };
         PolicyFileError::Parse {
             path: path.to_string(),
-            // Bad syntax is said where it is; a bad value by its key.
-            message: match at.as_str() {
-                _ if !inner.is_data() => arcade_core::json::json_error(&inner),
-                "." | "?" => arcade_core::json::plain(&inner.to_string()),
-                _ => format!("at {at}: {}", arcade_core::json::plain(&inner.to_string())),
-            },
+            message,
         }
     })?;
     let shape = |message: String| PolicyFileError::Shape {

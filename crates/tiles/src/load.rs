@@ -37,12 +37,8 @@ impl LoadError {
 pub(crate) fn parse_with_path<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, LoadError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        match inner.is_data() {
-            true => LoadError::new(path, arcade_core::json::plain(&inner.to_string())),
-            false => LoadError::new(".", arcade_core::json::json_error(&inner)),
-        }
+        let (path, message) = arcade_core::json::path_error(e);
+        LoadError::new(path.unwrap_or_else(|| ".".into()), message)
     })?;
     de.end()
         .map_err(|e| LoadError::new(".", arcade_core::json::json_error(&e)))?;
