@@ -29,16 +29,17 @@ def action_index(action, n: Union[int, np.integer]) -> int:
     return index
 
 
-def action_array(actions, num_envs: int) -> np.ndarray:
+def action_array(actions, num_envs: int, n: Union[int, np.integer]) -> np.ndarray:
     """``actions`` as the contiguous 1-D int64 array of one action a game,
     from shape ``(num_envs,)`` or a column ``(num_envs, 1)`` (a policy's
     ``argmax(keepdims=True)``); any other shape, and float, string or object
-    arrays, raise a one-line error."""
+    arrays, raise a one-line error. ``n`` is the number of actions a game,
+    for the range the errors state (the engines check each action)."""
     if actions is None:
         raise TypeError(f"actions must be {num_envs} integers, got None")
     acts = np.asarray(actions)
     if acts.dtype == object:  # Python ints past int64, or mixed types
-        acts = _object_actions(acts)
+        acts = _object_actions(acts, n)
     if acts.size != num_envs:
         raise ValueError(f"expected {num_envs} actions, got {acts.size}")
     if acts.shape not in ((num_envs,), (num_envs, 1)):
@@ -48,16 +49,16 @@ def action_array(actions, num_envs: int) -> np.ndarray:
         raise TypeError(f"actions must be integers, got an array of {acts.dtype}")
     if acts.dtype.kind == "u" and acts.size and int(acts.max()) > _I64[1]:
         # Cast to int64 it would wrap, and be reported as a negative action.
-        raise ValueError(f"action {int(acts.max())} is out of range")
+        raise ValueError(f"action {int(acts.max())} is out of range (0 to {n - 1})")
     return np.ascontiguousarray(acts.reshape(num_envs), dtype=np.int64)
 
 
-def _object_actions(acts: np.ndarray) -> np.ndarray:
+def _object_actions(acts: np.ndarray, n: Union[int, np.integer]) -> np.ndarray:
     """An object array of actions as int64, or the one-line error of its
     first element that is not an integer in int64's range."""
     for value in acts.flat:
         if not isinstance(value, (int, np.integer, np.bool_)):
             raise TypeError(f"actions must be integers, got {value!r} ({type(value).__name__})")
         if not _I64[0] <= int(value) <= _I64[1]:
-            raise ValueError(f"action {int(value)} is out of range")
+            raise ValueError(f"action {int(value)} is out of range (0 to {n - 1})")
     return acts.astype(np.int64)

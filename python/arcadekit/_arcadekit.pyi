@@ -59,6 +59,7 @@ __all__ = [
     "tune_recommendation",
     "episode_seed",
     "__version__",
+    "MAX_COUNT",
 ]
 
 FLAPPY_SCREEN: Tuple[int, int]
@@ -75,6 +76,8 @@ _FlappyStep = Tuple[
 ]
 
 __version__: str
+#: Most games, episodes, levels or solver positions one call takes (as the CLI).
+MAX_COUNT: int
 
 def episode_seed(master: int, env: int, episode: int) -> int: ...
 

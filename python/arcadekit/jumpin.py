@@ -72,10 +72,10 @@ class JumpInEnv(gym.Env):
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r} (expected ansi or rgb_array)")
-        if max_moves < 1:  # its type, and the counts', are checked by @checked
-            raise ValueError(f"max_moves must be a positive integer, got {max_moves!r}")
-        if max_moves >= 2**32:  # what JumpInVectorEnv's games count to
-            raise ValueError(f"max_moves {max_moves} is too large")
+        # Its type, and the counts', are checked by @checked; the top is what
+        # JumpInVectorEnv's games count to.
+        if not 1 <= max_moves < 2**32:
+            raise ValueError(f"max_moves {max_moves} is out of range (1 to {2**32 - 1})")
         max_moves = int(max_moves)
         for name, count in [("moves", moves), ("rabbits", rabbits), ("foxes", foxes), ("mushrooms", mushrooms)]:
             if count < 0:  # refused even where only generated puzzles would read it

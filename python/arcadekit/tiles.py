@@ -19,13 +19,15 @@ REWARDS = ("triples", "win")
 
 def node_budget(nodes) -> Optional[int]:
     """The exact solver's budget of positions as the engine takes it: an
-    integer (a float is refused, not truncated; a budget past 2^63 is the
-    same as 2^63 − 1, no search gets that far), or ``None``."""
+    integer from 1 to ``MAX_COUNT``, as ``tiles_solve`` and the CLI's
+    ``--nodes`` take it (a float is refused, not truncated), or ``None``."""
     if nodes is None:
         return None
     if not is_integer(nodes):
         raise TypeError(f"nodes must be an integer, got {nodes!r} ({type(nodes).__name__})")
-    return min(int(nodes), 2**63 - 1)
+    if not 1 <= int(nodes) <= _ak.MAX_COUNT:
+        raise ValueError(f"nodes {int(nodes)} is out of range (1 to {_ak.MAX_COUNT})")
+    return int(nodes)
 
 
 class TilesEnv(gym.Env):

@@ -59,6 +59,7 @@ class _RustVectorEnv(VectorEnv):
         self.num_envs = num_envs
         self.single_observation_space = single.observation_space
         self.single_action_space = single.action_space
+        self._num_actions = int(single.action_space.n)  # every game's actions are Discrete
         self._observation_space: Optional[spaces.Space] = None  # built on first use: see observation_space
         self.action_space = batch_space(single.action_space, num_envs)
         self._core = core
@@ -95,7 +96,7 @@ class _RustVectorEnv(VectorEnv):
 
     def _actions(self, actions) -> np.ndarray:
         """``actions`` as the contiguous int64 array of one action a game."""
-        return action_array(actions, self.num_envs)
+        return action_array(actions, self.num_envs, self._num_actions)
 
     def _obs(self):
         """Every game's observation, batched (each game's class builds its own)."""

@@ -237,7 +237,9 @@ def test_jumpin_mask_actions_and_errors():
         (lambda: arcadekit.JumpInEnv(puzzles="generated", moves=0), "moves 0"),
         (lambda: arcadekit.JumpInEnv(max_moves=0), "max_moves"),
         (lambda: arcadekit.JumpInEnv().reset(options={"level": 3}), "reset options"),
-        (lambda: arcadekit.JumpInEnv(max_moves=-3), r"^max_moves must be a positive integer, got -3$"),
+        (lambda: arcadekit.JumpInEnv(max_moves=-3), r"^max_moves -3 is out of range \(1 to 4294967295\)$"),
+        (lambda: arcadekit.JumpInEnv(max_moves=2**32), r"^max_moves 4294967296 is out of range \(1 to 4294967295\)$"),
+        (lambda: arcadekit.JumpInVectorEnv(2, max_moves=0), r"^max_moves 0 is out of range \(1 to 4294967295\)$"),
         (lambda: arcadekit.JumpInEnv(rabbits=-1), r"^rabbits must not be negative, got -1$"),
         # Official puzzles generate too (reset(options={"moves": m})): the
         # piece set was refused only at such a reset.
@@ -254,7 +256,7 @@ def test_jumpin_mask_actions_and_errors():
         (lambda: arcadekit.JumpInEnv().reset(options={"moves": 2**70}), r"^moves 1180591620717411303424 is too large$"),
         # Unseeded, the reset draws a seed past 2^32 too: the count is still named.
         (lambda: arcadekit.JumpInEnv().reset(options={"moves": 2**40}), r"^moves 1099511627776 is too large$"),
-        (lambda: arcadekit.JumpInEnv(max_moves=2**33), r"^max_moves 8589934592 is too large$"),
+        (lambda: arcadekit.JumpInEnv(max_moves=2**33), r"^max_moves 8589934592 is out of range \(1 to 4294967295\)$"),
         (lambda: arcadekit.mines_play("beginner", first=(2**70, 0)), r"^first 1180591620717411303424 is too large$"),
         (lambda: arcadekit.move_median([1.0, 2.0], 2**70), r"^window 1180591620717411303424 is too large$"),
     ]:

@@ -131,7 +131,7 @@ def test_sketch_grey_and_rgb_agree_and_bad_input_is_rejected():
     # RGBA: alpha dropped, as `arcade sketch` drops it from a file.
     rgba = np.concatenate([rgb, rng.integers(0, 256, (37, 53, 1), dtype=np.uint8)], axis=2)
     np.testing.assert_array_equal(ak.sketch(rgba), out)
-    with pytest.raises(ValueError, match=r"^depth must be above 0 and at most 1000, got NaN$"):
+    with pytest.raises(ValueError, match=r"^depth must be above 0 and at most 1000, got nan$"):
         ak.sketch(grey, depth=float("nan"))
     with pytest.raises(ValueError, match=r"^elevation must be from 0 to π/2"):
         ak.sketch(grey, elevation=90)

@@ -73,6 +73,18 @@ pub fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
+/// A number a user gave, as an error message quotes it: as written when it
+/// is of everyday size, as `1e300` or `1e-300` when plain digits would run to
+/// hundreds, and `nan` / `inf` as Python prints them.
+pub fn number(x: f64) -> String {
+    let everyday = x == 0.0 || (1e-4..1e6).contains(&x.abs());
+    match () {
+        _ if x.is_nan() => "nan".to_string(),
+        _ if everyday || x.is_infinite() => x.to_string(),
+        _ => format!("{x:e}"),
+    }
+}
+
 /// A short time as people read it: "0.21 ms" below a hundredth of a
 /// second (where "0.000 s" said nothing), else "1.234 s".
 pub fn seconds(s: f64) -> String {
@@ -84,7 +96,25 @@ pub fn seconds(s: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{bytes, counted, io_reason, seconds};
+    use super::{bytes, counted, io_reason, number, seconds};
+
+    #[test]
+    fn numbers_read_as_written_and_never_run_to_hundreds_of_digits() {
+        for (x, shown) in [
+            (0.5, "0.5"),
+            (-0.0, "-0"),
+            (1.5, "1.5"),
+            (31536001.0, "3.1536001e7"),
+            (1e300, "1e300"),
+            (1e-300, "1e-300"),
+            (-2.5e9, "-2.5e9"),
+            (f64::NAN, "nan"),
+            (f64::INFINITY, "inf"),
+            (f64::NEG_INFINITY, "-inf"),
+        ] {
+            assert_eq!(number(x), shown, "{x:?}");
+        }
+    }
 
     #[test]
     fn io_errors_read_without_their_number() {

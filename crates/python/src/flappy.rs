@@ -49,7 +49,10 @@ fn check(action: i64) -> Result<(), String> {
     if action == 0 || action == 1 {
         Ok(())
     } else {
-        Err(format!("action {action} is not 0 (no flap) or 1 (flap)"))
+        Err(format!(
+            "action {action} is out of range (0 to {})",
+            ACTIONS - 1
+        ))
     }
 }
 
@@ -261,6 +264,9 @@ type StepResult<'py> = (
     Bound<'py, PyDict>,
 );
 
+/// A game's actions: 0 (no flap) and 1 (flap).
+const ACTIONS: u32 = 2;
+
 /// The actions as `i64`s in `into`: a contiguous 1-D int64 array is read
 /// as it is, anything else goes through `arcadekit._action.action_array`,
 /// the checks and conversion every vector environment shares. Read
@@ -274,7 +280,7 @@ fn read_actions(actions: &Bound<'_, PyAny>, n: usize, into: &mut Vec<i64>) -> Py
             let py = actions.py();
             converted = py
                 .import(pyo3::intern!(py, "arcadekit._action"))?
-                .call_method1(pyo3::intern!(py, "action_array"), (actions, n))?
+                .call_method1(pyo3::intern!(py, "action_array"), (actions, n, ACTIONS))?
                 .cast_into::<PyArray1<i64>>()?;
             &converted
         }

@@ -489,7 +489,10 @@ impl JumpinVectorCore {
         max_moves: u32,
     ) -> PyResult<JumpinVectorCore> {
         if max_moves == 0 {
-            return Err(value_error("max_moves must be a positive integer, got 0"));
+            return Err(value_error(format!(
+                "max_moves 0 is out of range (1 to {})",
+                u32::MAX
+            )));
         }
         check_num_envs(num_envs, CELLS).map_err(value_error)?;
         let config = JumpinConfig {

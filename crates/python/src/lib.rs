@@ -31,8 +31,24 @@ pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
 /// Python's time budget `name` (`seconds`, `verify_seconds`): finite, above
 /// 0, at most a year, as the CLI's `--seconds`.
 pub(crate) fn check_seconds(name: &str, seconds: f64) -> PyResult<f64> {
-    arcade_core::input::check_seconds(seconds)
-        .map_err(|e| value_error(format!("{name}: {e}, got {seconds}")))
+    arcade_core::input::check_seconds(seconds).map_err(|e| {
+        value_error(format!(
+            "{name}: {e}, got {}",
+            arcade_core::text::number(seconds)
+        ))
+    })
+}
+
+/// The exact Tiles solver's budget of positions: 1 to the count limit, as
+/// the CLI's `--nodes`.
+pub(crate) fn check_nodes(nodes: u64) -> PyResult<u64> {
+    match nodes {
+        1..=arcade_core::input::MAX_COUNT => Ok(nodes),
+        _ => Err(value_error(format!(
+            "nodes {nodes} is out of range (1 to {})",
+            arcade_core::input::MAX_COUNT
+        ))),
+    }
 }
 
 /// A report as JSON text (the Python side turns it into a dict).
@@ -54,5 +70,6 @@ fn _arcadekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(seeds::episode_seed, m)?)?;
     // The workspace's version, which is the package's (pyproject.toml reads it).
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("MAX_COUNT", arcade_core::input::MAX_COUNT)?;
     Ok(())
 }

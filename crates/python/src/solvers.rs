@@ -428,12 +428,7 @@ fn tiles_solve(
         }
     };
     crate::check_seconds("seconds", seconds)?;
-    if let Some(n) = nodes.filter(|n| !(1..=crate::shard::MAX_COUNT).contains(n)) {
-        return Err(value_error(format!(
-            "nodes {n} is out of range (1 to {})",
-            crate::shard::MAX_COUNT
-        )));
-    }
+    let nodes = nodes.map(crate::check_nodes).transpose()?;
     let limits = arcade_tiles::Limits {
         nodes,
         ..arcade_tiles::Limits::seconds(seconds)

@@ -413,7 +413,7 @@ impl TilesCore {
         &mut self,
         py: Python<'_>,
         seconds: Option<f64>,
-        nodes: Option<i64>,
+        nodes: Option<u64>,
     ) -> PyResult<Option<usize>> {
         let limits = solver_limits(seconds, nodes)?;
         let play = &mut self.play;
@@ -435,7 +435,7 @@ impl TilesCore {
 
 /// The exact solver's budget from Python's `seconds` and `nodes` (5 s when
 /// neither is given).
-fn solver_limits(seconds: Option<f64>, nodes: Option<i64>) -> PyResult<Limits> {
+fn solver_limits(seconds: Option<f64>, nodes: Option<u64>) -> PyResult<Limits> {
     let mut limits = match seconds {
         Some(s) => Limits::seconds(crate::check_seconds("seconds", s)?),
         None if nodes.is_some() => Limits {
@@ -445,16 +445,9 @@ fn solver_limits(seconds: Option<f64>, nodes: Option<i64>) -> PyResult<Limits> {
         None => Limits::seconds(5.0),
     };
     if let Some(n) = nodes {
-        limits.nodes = Some(positive_nodes(n)?);
+        limits.nodes = Some(crate::check_nodes(n)?);
     }
     Ok(limits)
-}
-
-fn positive_nodes(nodes: i64) -> PyResult<u64> {
-    u64::try_from(nodes)
-        .ok()
-        .filter(|&n| n > 0)
-        .ok_or_else(|| value_error(format!("nodes must be a positive number, not {nodes}")))
 }
 
 /// Most tiles the games of one vector environment hold together: a game of
@@ -614,10 +607,10 @@ impl TilesVectorCore {
     fn solver_actions<'py>(
         &mut self,
         py: Python<'py>,
-        nodes: i64,
+        nodes: u64,
         fallback: Option<&str>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let limits = Limits::nodes(positive_nodes(nodes)?);
+        let limits = Limits::nodes(crate::check_nodes(nodes)?);
         let greedy = match fallback {
             Some("greedy") => true,
             None => false,

@@ -2,6 +2,7 @@
 //! direction; a pixel's value is the cosine between the light and the
 //! surface normal.
 
+use arcade_core::text::number;
 use std::f64::consts::PI;
 
 /// Relief depth and light direction of the sketch.
@@ -21,22 +22,12 @@ pub const MAX_DEPTH: f64 = 1000.0;
 /// A light setting out of its range (one line, naming the setting).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum LightError {
-    #[error("depth must be above 0 and at most {MAX_DEPTH}, got {}", show(*.0))]
+    #[error("depth must be above 0 and at most {MAX_DEPTH}, got {}", number(*.0))]
     Depth(f64),
-    #[error("elevation must be from 0 to π/2 = 1.5708 radians (not degrees), got {}", show(*.0))]
+    #[error("elevation must be from 0 to π/2 = 1.5708 radians (not degrees), got {}", number(*.0))]
     Elevation(f64),
-    #[error("azimuth must be from -2π to 2π = 6.2832 radians (not degrees), got {}", show(*.0))]
+    #[error("azimuth must be from -2π to 2π = 6.2832 radians (not degrees), got {}", number(*.0))]
     Azimuth(f64),
-}
-
-/// A value as a person wrote it, or as `1e308` when that would be hundreds
-/// of digits.
-fn show(x: f64) -> String {
-    if x.abs() < 1e6 {
-        x.to_string()
-    } else {
-        format!("{x:e}")
-    }
 }
 
 impl Light {

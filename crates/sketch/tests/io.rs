@@ -98,7 +98,7 @@ fn bytes_in_bytes_out_with_settings_checked() {
     let e = sketch_bytes(&data("photo-64x48.png"), "up", ImageFormat::Png, &light).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "settings: depth must be above 0 and at most 1000, got NaN"
+        "settings: depth must be above 0 and at most 1000, got nan"
     );
 }
 

@@ -40,7 +40,7 @@ pub struct Generated {
 pub enum GenerateError {
     #[error(transparent)]
     Layout(#[from] LayoutError),
-    #[error("difficulty must be between 0 and 1, got {0}")]
+    #[error("difficulty must be between 0 and 1, got {}", arcade_core::text::number(*.0))]
     Difficulty(f64),
     #[error(
         "tray capacity must be from {MIN_CAPACITY} (for a triple to vanish) to {MAX_CAPACITY}, got {0}"

@@ -161,8 +161,12 @@ impl Sharded for TilesBench {
         }
         let source = s.source()?;
         let (greedy, exact) = s.players()?;
-        let seconds =
-            check_seconds(s.seconds).map_err(|e| format!("seconds: {e}, found {}", s.seconds))?;
+        let seconds = check_seconds(s.seconds).map_err(|e| {
+            format!(
+                "seconds: {e}, found {}",
+                arcade_core::text::number(s.seconds)
+            )
+        })?;
         let limits = Limits {
             nodes: s.nodes,
             time: Some(Duration::from_secs_f64(seconds)),
