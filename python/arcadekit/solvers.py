@@ -241,7 +241,10 @@ def geek_solve(
     reserve: Optional[int] = None,
 ) -> dict:
     """The Geek Challenge beam search (``arcade geek solve``); the record
-    is written to ``out``. ``progress``: a callable ``(pieces_done, total)``
+    is written to ``out``. ``seconds``: a time budget, as the CLI's
+    ``--seconds``: rounds of a doubled beam while the next is expected to
+    fit, the best record kept; the first round, at ``beam``, always runs to
+    its end, however long it takes. ``progress``: a callable ``(pieces_done, total)``
     called five times a second and once at the end, or ``True`` for a ``tqdm`` bar. Ctrl-C
     stops the search within a piece and raises ``KeyboardInterrupt`` (a
     round that finished before it, with ``seconds``, is written to ``out``).
