@@ -9,13 +9,14 @@ use crate::value_error;
 use crate::vector::{Game, Slots, StepArrays, check_num_envs};
 use arcade_core::Rng;
 use arcade_core::progress::Progress;
-use arcade_jumpin::challenges::official;
+use arcade_jumpin::challenges::{Challenge, official};
 use arcade_jumpin::geometry::{HOLES, cells, xy};
 use arcade_jumpin::hardest::PieceSet;
 use arcade_jumpin::play::{JumpinGame, PlayMove};
 use arcade_jumpin::{Axis, Fox, Piece, Position, parse_board, parse_code};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArray4, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
+use std::sync::OnceLock;
 
 /// A cell as Python sees it, `(x, y)`.
 type Cell2 = (u8, u8);
@@ -169,15 +170,34 @@ impl JumpinPlay {
 }
 
 /// The official challenge an episode of `seed` plays (uniformly drawn).
-fn official_for(seed: u64) -> Position {
-    let list = official();
-    let i = Rng::new(seed).index(list.len());
-    list[i].position.clone()
+/// The official challenges in play, each solved once per process: an
+/// episode's start copies one instead of parsing the list and solving its
+/// puzzle again (most of a reset's time).
+fn official_plays() -> &'static [(Position, JumpinPlay)] {
+    static PLAYS: OnceLock<Vec<(Position, JumpinPlay)>> = OnceLock::new();
+    PLAYS.get_or_init(|| {
+        let solved = |c: Challenge| {
+            let play = JumpinPlay::new(&c.position);
+            (c.position, play)
+        };
+        official().into_iter().map(solved).collect()
+    })
+}
+
+/// The official challenge of `seed`, drawn uniformly, and it in play.
+fn official_for(seed: u64) -> &'static (Position, JumpinPlay) {
+    let plays = official_plays();
+    &plays[Rng::new(seed).index(plays.len())]
 }
 
 impl JumpinCore {
     fn start(&mut self, position: &Position) {
-        self.play = JumpinPlay::new(position);
+        self.restart(position, JumpinPlay::new(position));
+    }
+
+    /// Starts `play`, `position` with no move made.
+    fn restart(&mut self, position: &Position, play: JumpinPlay) {
+        self.play = play;
         self.replay.restart(pieces(position));
     }
 }
@@ -204,9 +224,9 @@ impl JumpinCore {
     /// Starts on official challenge 1.
     #[new]
     fn new() -> JumpinCore {
-        let first = &official()[0].position;
+        let (first, play) = &official_plays()[0];
         JumpinCore {
-            play: JumpinPlay::new(first),
+            play: play.clone(),
             replay: Replay::new(pieces(first)),
         }
     }
@@ -233,7 +253,8 @@ impl JumpinCore {
     /// Loads the official challenge of `seed` (drawn uniformly), as the
     /// vector environment's episode of that seed does.
     fn load_official(&mut self, seed: u64) {
-        self.start(&official_for(seed));
+        let (position, play) = official_for(seed);
+        self.restart(position, play.clone());
     }
 
     /// Loads official challenge `number` (1–60).
@@ -354,8 +375,8 @@ enum Puzzles {
     Official,
     /// `arcade jumpin generate --moves M --seed S` for the episode's seed.
     Generated { pieces: PieceSet, moves: u32 },
-    /// The same puzzle every episode.
-    Fixed(Position),
+    /// The same puzzle every episode, solved once.
+    Fixed(JumpinPlay),
 }
 
 impl Puzzles {
@@ -371,7 +392,7 @@ impl Puzzles {
             let c = list.iter().find(|c| c.number == number).ok_or_else(|| {
                 value_error(format!("challenge {number} is out of range (1 to 60)"))
             })?;
-            return Ok(Puzzles::Fixed(c.position.clone()));
+            return Ok(Puzzles::Fixed(JumpinPlay::new(&c.position)));
         }
         let text: String = puzzles.extract().map_err(|_| {
             value_error(format!(
@@ -390,19 +411,21 @@ impl Puzzles {
                 .map_err(value_error)?;
                 Ok(Puzzles::Generated { pieces, moves })
             }
-            _ => Ok(Puzzles::Fixed(parse(&text)?)),
+            _ => Ok(Puzzles::Fixed(JumpinPlay::new(&parse(&text)?))),
         }
     }
 
-    fn position(&self, seed: u64) -> Position {
+    /// The puzzle of the episode of `seed`, in play.
+    fn play(&self, seed: u64) -> JumpinPlay {
         match self {
-            Puzzles::Official => official_for(seed),
+            Puzzles::Official => official_for(seed).1.clone(),
             Puzzles::Generated { pieces, moves } => {
-                arcade_jumpin::generate::generate(*pieces, *moves, seed, &Progress::hidden())
-                    .expect("Puzzles::new checked the piece set and length")
-                    .position
+                let generated =
+                    arcade_jumpin::generate::generate(*pieces, *moves, seed, &Progress::hidden())
+                        .expect("Puzzles::new checked the piece set and length");
+                JumpinPlay::new(&generated.position)
             }
-            Puzzles::Fixed(p) => p.clone(),
+            Puzzles::Fixed(play) => play.clone(),
         }
     }
 }
@@ -428,7 +451,7 @@ impl Game for JumpinSlot {
 
     fn start(config: &JumpinConfig, seed: u64) -> JumpinSlot {
         JumpinSlot {
-            play: JumpinPlay::new(&config.puzzles.position(seed)),
+            play: config.puzzles.play(seed),
             moves: 0,
             max_moves: config.max_moves,
         }
