@@ -4,7 +4,7 @@
 //! Standard output policy: a reader that closes the pipe early (`arcade … |
 //! head`) ends the process quietly (SIGPIPE keeps its default action, see
 //! `main`); any other write failure (a full disk, `> /dev/full`) is an error
-//! with exit status 1, never a panic. So commands write through [`print`]
+//! with exit status 1, never a panic. So commands write through [`print()`]
 //! and never use `print!`/`println!`.
 
 use anyhow::{Context, Result};

@@ -16,7 +16,7 @@ pub fn json_error(e: &serde_json::Error) -> String {
 }
 
 /// Parses `text` as a `T`, an error naming the key path of the bad value
-/// ("tiles[0].type: expected a whole number 0 or more, found -5"), or the
+/// ("tiles\[0\].type: expected a whole number 0 or more, found -5"), or the
 /// line and column of bad syntax.
 pub fn parse_with_path<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     let mut de = serde_json::Deserializer::from_str(text);

@@ -1,11 +1,11 @@
 //! Flappy Bird: a deterministic environment, a heuristic controller and neural
 //! policies trained on the CPU.
 //!
-//! - [`env`]: the game, integer physics with FlapPyBird's constants;
+//! - [`env`](mod@env): the game, integer physics with FlapPyBird's constants;
 //! - [`obs`]: the five-number observation (optionally seven);
 //! - [`mlp`]: a hand-written ReLU network with its gradient;
 //! - [`policy`]: the heuristic and the greedy network policy;
-//! - [`file`]: policy files (JSON);
+//! - [`file`](mod@file): policy files (JSON);
 //! - [`episode`]: playing episodes, disjoint training and evaluation seeds;
 //! - [`eval`]: parallel evaluation with a 95% interval;
 //! - [`train`]: neuroevolution (CEM), policy gradient (PPO, REINFORCE) and
@@ -13,7 +13,7 @@
 //! - [`overrides`]: per-method training settings, checked against the method;
 //! - [`report`]: each command's report type and the one call that makes it;
 //! - [`render`]: a frame as terminal text;
-//! - [`bench`]: environment speed;
+//! - [`bench`](mod@bench): environment speed;
 //! - [`viability`]: the exact set of states that can never be made to crash.
 
 pub mod bench;

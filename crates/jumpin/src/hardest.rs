@@ -223,7 +223,7 @@ impl Tally {
 /// (the top list pruned to `top` after every merge), so memory does not grow
 /// with the number of layouts: a thread holds one search and a few tallies
 /// of at most `top` positions each. The report is the same whatever the
-/// thread count (see [`Tally::absorb`]).
+/// thread count (see `Tally::absorb`).
 pub fn hardest(pieces: PieceSet, top: usize, progress: &Progress) -> HardestReport {
     let layouts = mushroom_layouts(pieces.mushrooms);
     let tracks = track_sets(pieces.foxes);

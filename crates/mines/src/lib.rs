@@ -13,9 +13,9 @@
 //!   search for the move most likely to win;
 //! - [`report`]: one position analysed for display ([`analyze_report`]);
 //! - [`play`]: a whole game; [`human`]: a game as a person plays it (flags,
-//!   chords); [`bench`]: seeded win-rate benchmarks;
+//!   chords); [`bench`](mod@bench): seeded win-rate benchmarks;
 //! - [`battle`]: the two-player race for mines, its AIs and matches;
-//! - [`reference`]: brute-force enumeration the engine is tested against.
+//! - [`reference`](mod@reference): brute-force enumeration the engine is tested against.
 
 pub mod battle;
 pub mod bench;

@@ -3,7 +3,7 @@
 //! Rules ([`rules`], [`board`], [`source`]) are kept apart from the AI
 //! ([`movegen`] finds where a piece can go, [`features`] describes a board,
 //! [`eval`] weighs the features, [`player`] picks a placement). [`game`] plays
-//! a whole game; [`bench`] and [`tune`] run many in parallel; [`env`] steps a
+//! a whole game; [`bench`](mod@bench) and [`tune`] run many in parallel; [`env`](mod@env) steps a
 //! game one placement at a time for an agent outside. [`piece`] holds the
 //! seven tetrominoes, [`colours`] a board that remembers them for drawing,
 //! [`live`] a game played in real time by key presses, and [`geek`] the 2021

@@ -6,9 +6,9 @@
 //! transposition table keyed by a 128-bit Zobrist hash of that set.
 //!
 //! Three sound reductions keep the tree small (each is proved in its doc):
-//! - [`Search::forced`]: finishing the last triple of a type whose remaining
+//! - `Search::forced`: finishing the last triple of a type whose remaining
 //!   tiles are all free never hurts;
-//! - [`Search::doomed`]: the next triple must be completed before the tray
+//! - `Search::doomed`: the next triple must be completed before the tray
 //!   fills, which needs at least so many clicks;
 //! - interchangeable tiles (same type, covering the same remaining tiles)
 //!   are tried once.

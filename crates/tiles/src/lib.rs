@@ -2,7 +2,7 @@
 //! generator.
 //!
 //! - [`level`]: tiles, layers, who covers whom; [`load`] reads the game's
-//!   captured JSON ([`capture`]) and arcade's own format ([`format`]);
+//!   captured JSON ([`capture`]) and arcade's own format ([`format`](mod@format));
 //!   [`layout`] makes the classic two-grid levels;
 //! - [`board`]: the rules (free tiles, the tray, triples vanishing);
 //!   [`check`]: an independent replay of a click sequence;
@@ -14,7 +14,7 @@
 //!   [`generated`]: generate-then-verify and the generated level's `meta`;
 //! - [`play`]: a level as a person plays it (clicks, tray, undo, the
 //!   solver's verdict and hint after every click);
-//! - [`bench`]: many classic levels through the players and the generators,
+//! - [`bench`](mod@bench): many classic levels through the players and the generators,
 //!   streamed and shardable.
 
 pub mod bench;

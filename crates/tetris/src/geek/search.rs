@@ -362,7 +362,7 @@ impl Search {
         // beam's indices are unchanged.
     }
 
-    /// The best game found so far (complete once [`is_done`]).
+    /// The best game found so far (complete once [`Search::is_done`]).
     pub fn best(&self) -> Solution {
         let (mut i, best) = self
             .beam
