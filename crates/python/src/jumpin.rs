@@ -169,25 +169,41 @@ impl JumpinPlay {
     }
 }
 
-/// The official challenge an episode of `seed` plays (uniformly drawn).
+/// An official challenge and its game, solved.
+struct OfficialPlay {
+    number: u32,
+    position: Position,
+    play: JumpinPlay,
+}
+
 /// The official challenges in play, each solved once per process: an
 /// episode's start copies one instead of parsing the list and solving its
 /// puzzle again (most of a reset's time).
-fn official_plays() -> &'static [(Position, JumpinPlay)] {
-    static PLAYS: OnceLock<Vec<(Position, JumpinPlay)>> = OnceLock::new();
+fn official_plays() -> &'static [OfficialPlay] {
+    static PLAYS: OnceLock<Vec<OfficialPlay>> = OnceLock::new();
     PLAYS.get_or_init(|| {
-        let solved = |c: Challenge| {
-            let play = JumpinPlay::new(&c.position);
-            (c.position, play)
+        let solved = |c: Challenge| OfficialPlay {
+            number: c.number,
+            play: JumpinPlay::new(&c.position),
+            position: c.position,
         };
         official().into_iter().map(solved).collect()
     })
 }
 
-/// The official challenge of `seed`, drawn uniformly, and it in play.
-fn official_for(seed: u64) -> &'static (Position, JumpinPlay) {
+/// The official challenge an episode of `seed` plays (uniformly drawn).
+fn official_for(seed: u64) -> &'static OfficialPlay {
     let plays = official_plays();
     &plays[Rng::new(seed).index(plays.len())]
+}
+
+/// Official challenge `number` (1–60).
+fn official_number(number: u32) -> PyResult<&'static OfficialPlay> {
+    let plays = official_plays();
+    plays
+        .iter()
+        .find(|c| c.number == number)
+        .ok_or_else(|| value_error(format!("challenge {number} is out of range (1 to 60)")))
 }
 
 impl JumpinCore {
@@ -224,10 +240,10 @@ impl JumpinCore {
     /// Starts on official challenge 1.
     #[new]
     fn new() -> JumpinCore {
-        let (first, play) = &official_plays()[0];
+        let first = &official_plays()[0];
         JumpinCore {
-            play: play.clone(),
-            replay: Replay::new(pieces(first)),
+            play: first.play.clone(),
+            replay: Replay::new(pieces(&first.position)),
         }
     }
 
@@ -253,18 +269,14 @@ impl JumpinCore {
     /// Loads the official challenge of `seed` (drawn uniformly), as the
     /// vector environment's episode of that seed does.
     fn load_official(&mut self, seed: u64) {
-        let (position, play) = official_for(seed);
-        self.restart(position, play.clone());
+        let c = official_for(seed);
+        self.restart(&c.position, c.play.clone());
     }
 
     /// Loads official challenge `number` (1–60).
-    fn load_challenge(&mut self, py: Python<'_>, number: u32) -> PyResult<()> {
-        let list = official();
-        let c = list
-            .iter()
-            .find(|c| c.number == number)
-            .ok_or_else(|| value_error(format!("challenge {number} is out of range (1 to 60)")))?;
-        crate::pool::detach_serial(py, || self.start(&c.position));
+    fn load_challenge(&mut self, number: u32) -> PyResult<()> {
+        let c = official_number(number)?;
+        self.restart(&c.position, c.play.clone());
         Ok(())
     }
 
@@ -388,11 +400,7 @@ impl Puzzles {
         set: (usize, usize, usize),
     ) -> PyResult<Puzzles> {
         if let Ok(number) = puzzles.extract::<u32>() {
-            let list = official();
-            let c = list.iter().find(|c| c.number == number).ok_or_else(|| {
-                value_error(format!("challenge {number} is out of range (1 to 60)"))
-            })?;
-            return Ok(Puzzles::Fixed(JumpinPlay::new(&c.position)));
+            return Ok(Puzzles::Fixed(official_number(number)?.play.clone()));
         }
         let text: String = puzzles.extract().map_err(|_| {
             value_error(format!(
@@ -418,7 +426,7 @@ impl Puzzles {
     /// The puzzle of the episode of `seed`, in play.
     fn play(&self, seed: u64) -> JumpinPlay {
         match self {
-            Puzzles::Official => official_for(seed).1.clone(),
+            Puzzles::Official => official_for(seed).play.clone(),
             Puzzles::Generated { pieces, moves } => {
                 let generated =
                     arcade_jumpin::generate::generate(*pieces, *moves, seed, &Progress::hidden())
