@@ -61,9 +61,7 @@ def _run(kind, num_envs, steps, seed=11):
 
 # Enough sub-environments to step on several threads (each game's PARALLEL_MIN).
 PARALLEL = {"tetris": 260, "flappy": (1 << 16) + 8, "mines": 300, "tiles": 70, "tiles-win": 70, "jumpin": 70,
-            # Each generated episode searches for its puzzle (several ms): "jumpin"
-            # covers the threads.
-            "jumpin-gen": 5}
+            "jumpin-gen": 70}
 
 
 @pytest.mark.parametrize("kind", MAKERS)

@@ -12,10 +12,10 @@
 pub const MAX_MOVES: u32 = 1000;
 
 use crate::geometry::Symmetry;
-use crate::hardest::{PieceSet, mushroom_layouts, track_sets};
+use crate::hardest::{MushroomLayout, PieceSet, mushroom_layouts, track_sets};
 use crate::position::Position;
 use crate::retrograde::{Retrograde, fox_placements};
-use crate::rules::{Layout, State};
+use crate::rules::{Layout, State, Track};
 use arcade_core::progress::Progress;
 use arcade_core::{Rng, derive_seed};
 use rayon::prelude::*;
@@ -66,39 +66,19 @@ struct Pick {
 }
 
 /// Generates a puzzle whose optimal solution is `target` moves (or the
-/// longest possible below). The same seed gives the same puzzle.
+/// longest possible below). The same seed gives the same puzzle. Searches
+/// components [`CHUNK`] at a time on all threads.
 pub fn generate(
     pieces: PieceSet,
     target: u32,
     seed: u64,
     progress: &Progress,
 ) -> Result<Generated, GenerateError> {
-    if target == 0 {
-        return Err(GenerateError::ZeroMoves);
-    }
-    let tracks = track_sets(pieces.foxes);
-    let layouts = mushroom_layouts(pieces.mushrooms);
-    let total = layouts.len() * tracks.len();
-    if total > MAX_COMPONENTS {
-        return Err(GenerateError::TooManyComponents(total));
-    }
-    // Component k is layout k / tracks, fox lines k % tracks: an index of 4
-    // bytes instead of a (mask, slice) pair of 24. Shuffling indices gives
-    // the same order as shuffling the pairs did.
-    let mut components: Vec<u32> = (0..total as u32).collect();
-    let mut rng = Rng::new(seed);
-    rng.shuffle(&mut components);
-    let component = |k: u32| {
-        let k = k as usize;
-        (
-            layouts[k / tracks.len()].mask,
-            tracks[k % tracks.len()].as_slice(),
-        )
-    };
-    progress.reset(components.len() as u64, "components");
+    let order = Order::new(pieces, target, seed)?;
+    progress.reset(order.components.len() as u64, "components");
     let mut best: Option<Pick> = None;
     let mut searched = 0;
-    for (chunk_index, chunk) in components.chunks(CHUNK).enumerate() {
+    for (chunk_index, chunk) in order.components.chunks(CHUNK).enumerate() {
         // A caller that gave up (the web arena's time bound) frees the cores.
         if progress.is_cancelled() {
             return Err(GenerateError::Stopped(searched));
@@ -109,37 +89,119 @@ pub fn generate(
             .map_init(
                 || Retrograde::new(pieces.rabbits, pieces.foxes),
                 |search, (i, &k)| {
-                    let (mushrooms, tracks) = component(k);
-                    let order = chunk_index * CHUNK + i;
-                    let pick = pick_in(
-                        search,
-                        &Layout::new(mushrooms, tracks),
-                        target,
-                        derive_seed(seed, order as u64),
-                    );
+                    let pick = order.pick(search, k, chunk_index * CHUNK + i);
                     progress.inc(1);
-                    pick.map(|(moves, position)| Pick { moves, position })
+                    pick
                 },
             )
             .collect();
         searched += chunk.len();
-        for pick in picks.into_iter().flatten() {
-            if best.as_ref().is_none_or(|b| pick.moves > b.moves) {
-                best = Some(pick);
-            }
+        picks
+            .into_iter()
+            .flatten()
+            .for_each(|p| keep_longer(&mut best, p));
+        if best.as_ref().is_some_and(|b| b.moves == target) {
+            break;
+        }
+    }
+    order.finish(best, searched)
+}
+
+/// [`generate`]'s puzzle, searched one component at a time on the calling
+/// thread: for a caller that makes many puzzles at once on all threads (a
+/// vector environment's resets), where `generate` would search a whole
+/// chunk of components for each though the first usually has one. Its
+/// `components_searched` counts only the components it searched.
+pub fn generate_serial(
+    pieces: PieceSet,
+    target: u32,
+    seed: u64,
+) -> Result<Generated, GenerateError> {
+    let order = Order::new(pieces, target, seed)?;
+    let mut search = Retrograde::new(pieces.rabbits, pieces.foxes);
+    let mut best: Option<Pick> = None;
+    let mut searched = 0;
+    for (i, &k) in order.components.iter().enumerate() {
+        searched += 1;
+        if let Some(pick) = order.pick(&mut search, k, i) {
+            keep_longer(&mut best, pick);
         }
         if best.as_ref().is_some_and(|b| b.moves == target) {
             break;
         }
     }
-    let pick = best.ok_or(GenerateError::NothingSolvable)?;
-    let symmetry = Symmetry::ALL[rng.index(Symmetry::ALL.len())];
-    Ok(Generated {
-        position: pick.position.transformed(symmetry),
-        moves: pick.moves,
-        exact: pick.moves == target,
-        components_searched: searched,
-    })
+    order.finish(best, searched)
+}
+
+/// Keeps `pick` if it is longer than the best so far: of equal lengths the
+/// first in the search order stays.
+fn keep_longer(best: &mut Option<Pick>, pick: Pick) {
+    if best.as_ref().is_none_or(|b| pick.moves > b.moves) {
+        *best = Some(pick);
+    }
+}
+
+/// A search of one seed: the piece set's components in the seed's order.
+struct Order {
+    target: u32,
+    seed: u64,
+    tracks: Vec<Vec<Track>>,
+    layouts: Vec<MushroomLayout>,
+    /// Component k is layout k / tracks, fox lines k % tracks: an index of
+    /// 4 bytes instead of a (mask, slice) pair of 24. Shuffling indices
+    /// gives the same order as shuffling the pairs did.
+    components: Vec<u32>,
+    /// The seed's generator after the shuffle (it then draws the symmetry).
+    rng: Rng,
+}
+
+impl Order {
+    fn new(pieces: PieceSet, target: u32, seed: u64) -> Result<Order, GenerateError> {
+        if target == 0 {
+            return Err(GenerateError::ZeroMoves);
+        }
+        let tracks = track_sets(pieces.foxes);
+        let layouts = mushroom_layouts(pieces.mushrooms);
+        let total = layouts.len() * tracks.len();
+        if total > MAX_COMPONENTS {
+            return Err(GenerateError::TooManyComponents(total));
+        }
+        let mut components: Vec<u32> = (0..total as u32).collect();
+        let mut rng = Rng::new(seed);
+        rng.shuffle(&mut components);
+        Ok(Order {
+            target,
+            seed,
+            tracks,
+            layouts,
+            components,
+            rng,
+        })
+    }
+
+    /// Component `k`, the `order`-th searched: a random position at the
+    /// target's distance, or at its largest below.
+    fn pick(&self, search: &mut Retrograde, k: u32, order: usize) -> Option<Pick> {
+        let k = k as usize;
+        let mushrooms = self.layouts[k / self.tracks.len()].mask;
+        let tracks = self.tracks[k % self.tracks.len()].as_slice();
+        let seed = derive_seed(self.seed, order as u64);
+        let (moves, position) =
+            pick_in(search, &Layout::new(mushrooms, tracks), self.target, seed)?;
+        Some(Pick { moves, position })
+    }
+
+    /// The puzzle of the best pick, turned by the seed's symmetry.
+    fn finish(mut self, best: Option<Pick>, searched: usize) -> Result<Generated, GenerateError> {
+        let pick = best.ok_or(GenerateError::NothingSolvable)?;
+        let symmetry = Symmetry::ALL[self.rng.index(Symmetry::ALL.len())];
+        Ok(Generated {
+            position: pick.position.transformed(symmetry),
+            moves: pick.moves,
+            exact: pick.moves == self.target,
+            components_searched: searched,
+        })
+    }
 }
 
 /// A random position of one component at `target` moves from solved, or at
@@ -187,6 +249,38 @@ mod tests {
         assert_eq!(a.position, b.position);
         let c = generate(SMALL, 6, 8, &Progress::hidden()).unwrap();
         assert_ne!(a.position, c.position);
+    }
+
+    #[test]
+    fn the_serial_search_gives_the_chunked_searchs_puzzle() {
+        let default = PieceSet {
+            rabbits: 3,
+            foxes: 2,
+            mushrooms: 3,
+        };
+        let (mut exact, mut longest) = (0, 0);
+        let cases = (0..40).flat_map(|seed| [1, 3, 6, 9, 1000].map(|t| (SMALL, t, seed)));
+        for (pieces, target, seed) in cases.chain((0..6).map(|seed| (default, 10, seed))) {
+            let chunked = generate(pieces, target, seed, &Progress::hidden()).unwrap();
+            let serial = generate_serial(pieces, target, seed).unwrap();
+            assert_eq!(
+                serial.position, chunked.position,
+                "{pieces:?} {target} {seed}"
+            );
+            assert_eq!((serial.moves, serial.exact), (chunked.moves, chunked.exact));
+            assert!(serial.components_searched <= chunked.components_searched);
+            if serial.exact {
+                exact += 1;
+            } else {
+                longest += 1;
+            }
+        }
+        // Both kinds of answer were compared: an exact hit, and the longest
+        // below a target no component reaches.
+        assert!(
+            exact >= 100 && longest >= 40,
+            "{exact} exact, {longest} longest"
+        );
     }
 
     #[test]

@@ -428,9 +428,9 @@ impl Puzzles {
         match self {
             Puzzles::Official => official_for(seed).play.clone(),
             Puzzles::Generated { pieces, moves } => {
-                let generated =
-                    arcade_jumpin::generate::generate(*pieces, *moves, seed, &Progress::hidden())
-                        .expect("Puzzles::new checked the piece set and length");
+                // Episodes start on all threads: each searches on its own.
+                let generated = arcade_jumpin::generate::generate_serial(*pieces, *moves, seed)
+                    .expect("Puzzles::new checked the piece set and length");
                 JumpinPlay::new(&generated.position)
             }
             Puzzles::Fixed(play) => play.clone(),
