@@ -10,7 +10,7 @@ use crate::vector::{Game, Slots, StepArrays, check_num_envs};
 use arcade_core::Rng;
 use arcade_core::progress::Progress;
 use arcade_jumpin::challenges::{Challenge, official};
-use arcade_jumpin::geometry::{HOLES, cells, xy};
+use arcade_jumpin::geometry::{self, HOLES, cells, xy};
 use arcade_jumpin::hardest::PieceSet;
 use arcade_jumpin::play::{JumpinGame, PlayMove};
 use arcade_jumpin::{Axis, Fox, Piece, Position, parse_board, parse_code};
@@ -22,14 +22,15 @@ use std::sync::OnceLock;
 type Cell2 = (u8, u8);
 
 /// Cells of the 5 × 5 board.
-const CELLS: usize = 25;
+const CELLS: usize = geometry::CELLS as usize;
 /// Actions: a from cell and a target cell.
 pub(crate) const ACTIONS: usize = CELLS * CELLS;
 /// Observation planes: rabbits, mushrooms, holes, horizontal and vertical fox cells.
 const PLANES: usize = 5;
 
+/// The library's cell numbering (`y · 5 + x`), which the actions use.
 fn index([x, y]: [u8; 2]) -> usize {
-    usize::from(y) * 5 + usize::from(x)
+    usize::from(geometry::cell(x, y))
 }
 
 fn action_of(m: &PlayMove) -> usize {
