@@ -250,8 +250,9 @@ pub struct EvalArgs {
     run: RunOptions,
     #[command(flatten)]
     output: OutputArgs,
-    /// Include every episode's pipe count in the JSON output (up to 2^20 episodes).
-    #[arg(long, requires = "json")]
+    /// Include every episode's pipe count in the JSON output (up to 2^20
+    /// episodes). `--per-game`, as `tetris bench` names it, is the same.
+    #[arg(long, requires = "json", alias = "per-game")]
     per_episode: bool,
 }
 

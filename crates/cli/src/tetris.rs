@@ -239,8 +239,8 @@ pub struct BenchArgs {
     #[command(flatten)]
     output: OutputArgs,
     /// Include every game's line count in the JSON output (up to 2^20
-    /// games).
-    #[arg(long, requires = "json")]
+    /// games). `--per-episode`, as `flappy eval` names it, is the same.
+    #[arg(long, requires = "json", alias = "per-episode")]
     per_game: bool,
 }
 

@@ -594,6 +594,15 @@ fn tetris_play_game_i_is_bench_game_i() {
         (&play["board"], &play["lines"]),
         (&bench["board"], &bench["lines_per_game"][1])
     );
+    // `flappy eval`'s name for the list is accepted too.
+    let flappy_name = json(&arcade(
+        &[
+            &["tetris", "bench", "--games", "2", "--per-episode"],
+            &args[..],
+        ]
+        .concat(),
+    ));
+    assert_eq!(flappy_name["lines_per_game"], bench["lines_per_game"]);
     assert_bad_input(
         &[
             "tetris",

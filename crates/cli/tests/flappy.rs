@@ -22,6 +22,9 @@ fn eval_json_has_the_promised_keys_and_is_reproducible() {
     ];
     let one = json(&arcade(&[&args[..], &["--threads", "1"]].concat()));
     let two = json(&arcade(&[&args[..], &["--threads", "2"]].concat()));
+    // `tetris bench`'s name for the list is accepted too.
+    let tetris_name = [&args[..args.len() - 1], &["--per-game"]].concat();
+    assert_eq!(json(&arcade(&tetris_name))["pipes"], one["pipes"]);
     for key in [
         "episodes",
         "mean_pipes",
