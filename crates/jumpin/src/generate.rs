@@ -21,8 +21,10 @@ use arcade_core::{Rng, derive_seed};
 use rayon::prelude::*;
 use thiserror::Error;
 
-/// Components searched in parallel between checks for a hit. Results do not
-/// depend on it (nor on the thread count), only the time to the first hit.
+/// Most components searched in parallel between checks for a hit. The
+/// first chunks are smaller (1, 2, 4, …), since the first component usually
+/// holds the length asked. Results do not depend on the chunks (nor on the
+/// thread count), only the time to the first hit.
 const CHUNK: usize = 32;
 
 /// Most components (mushroom layout × fox lines) one run may search: their
@@ -67,7 +69,7 @@ struct Pick {
 
 /// Generates a puzzle whose optimal solution is `target` moves (or the
 /// longest possible below). The same seed gives the same puzzle. Searches
-/// components [`CHUNK`] at a time on all threads.
+/// components in chunks of 1, 2, 4, … up to [`CHUNK`] on all threads.
 pub fn generate(
     pieces: PieceSet,
     target: u32,
@@ -78,7 +80,10 @@ pub fn generate(
     progress.reset(order.components.len() as u64, "components");
     let mut best: Option<Pick> = None;
     let mut searched = 0;
-    for (chunk_index, chunk) in order.components.chunks(CHUNK).enumerate() {
+    let mut start = 0;
+    while start < order.components.len() {
+        let end = order.components.len().min(start + (start + 1).min(CHUNK));
+        let chunk = &order.components[start..end];
         // A caller that gave up (the web arena's time bound) frees the cores.
         if progress.is_cancelled() {
             return Err(GenerateError::Stopped(searched));
@@ -89,7 +94,7 @@ pub fn generate(
             .map_init(
                 || Retrograde::new(pieces.rabbits, pieces.foxes),
                 |search, (i, &k)| {
-                    let pick = order.pick(search, k, chunk_index * CHUNK + i);
+                    let pick = order.pick(search, k, start + i);
                     progress.inc(1);
                     pick
                 },
@@ -103,15 +108,15 @@ pub fn generate(
         if best.as_ref().is_some_and(|b| b.moves == target) {
             break;
         }
+        start = end;
     }
     order.finish(best, searched)
 }
 
 /// [`generate`]'s puzzle, searched one component at a time on the calling
 /// thread: for a caller that makes many puzzles at once on all threads (a
-/// vector environment's resets), where `generate` would search a whole
-/// chunk of components for each though the first usually has one. Its
-/// `components_searched` counts only the components it searched.
+/// vector environment's resets), where `generate`'s parallel chunks would
+/// compete with one another.
 pub fn generate_serial(
     pieces: PieceSet,
     target: u32,
